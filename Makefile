@@ -1,0 +1,131 @@
+# kit: one static multicall binary.  `make help` lists the targets.
+
+# O: where objects and generated files go.  With O= on the command line the
+# binary goes there too, so several builds can share one checkout.
+O ?= build
+ifeq ($(origin O),command line)
+KIT ?= $(O)/kit
+else
+KIT ?= kit
+endif
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+KDIR ?= /lib/modules/$(shell uname -r)/build
+
+CC ?= cc
+CLANG ?= clang
+BPFTOOL ?= bpftool
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+CFLAGS ?= -O2
+CFLAGS += -std=gnu11 -Wall -Wextra -ffunction-sections -fdata-sections \
+	  -Iapplets -I$(O) -DKIT_VERSION='"$(VERSION)"'
+LDFLAGS += -static -s -Wl,--gc-sections
+# libbpf needs libelf and zlib; rdload's decompressors are the rest.
+LDLIBS += -lbpf -lelf -lz -llzma -lbz2 -lzstd -llz4 -llzo2
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Ibpf -I$(O)
+
+# An applet is an applets/*.c with a KIT_APPLET line; APPLETS= builds a
+# subset.  The other files are the core and helpers some applets share.
+CORE := kit lib
+APPLETS ?= $(basename $(notdir $(shell grep -l '^KIT_APPLET' applets/*.c)))
+HELPERS := $(filter-out $(CORE) $(APPLETS),$(basename $(notdir $(shell \
+	   grep -L '^KIT_APPLET' applets/*.c))))
+OBJS := $(patsubst %,$(O)/%.o,$(CORE) $(APPLETS) $(HELPERS))
+BPF_PROGS := $(basename $(basename $(notdir $(wildcard bpf/*.bpf.c))))
+
+ifeq ($(V),1)
+Q :=
+msg :=
+else
+Q := @
+msg = @printf '  %-8s %s\n' $(1) $(2);
+endif
+
+.DELETE_ON_ERROR:
+.PHONY: all deps check test unit install uninstall modules modules_clean \
+	run vmtest bench clean help
+
+all: $(KIT)
+
+$(KIT): $(OBJS)
+	$(call msg,LINK,$@)
+	$(Q)$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+$(O)/%.o: applets/%.c applets/kit.h | $(O)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# An applet with a BPF program includes its generated skeleton.
+$(foreach p,$(BPF_PROGS),$(eval $(O)/$(p).o: $(O)/$(p).skel.h))
+
+$(O)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(O)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+
+$(O)/%.skel.h: $(O)/%.bpf.o
+	$(call msg,GENSKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
+
+$(O):
+	$(Q)mkdir -p $@
+
+-include $(OBJS:.o=.d)
+
+# Unit tests: tests/X_unit.c includes the code it tests.
+UNITS := $(basename $(notdir $(wildcard tests/*_unit.c)))
+$(O)/%_unit: tests/%_unit.c $(O)/lib.o $(wildcard applets/*.c applets/*.h) | $(O)
+	$(call msg,CC,$@)
+	$(Q)$(CC) $(filter-out -static -s,$(CFLAGS)) -o $@ $< $(O)/lib.o $(LDLIBS)
+
+unit: $(patsubst %,$(O)/%,$(UNITS))
+
+deps:
+	$(Q)tests/deps
+
+# The README's test command: install what is missing, build, test all.
+check: deps
+	$(Q)$(MAKE) --no-print-directory all unit
+	$(Q)KIT=$(abspath $(KIT)) O=$(abspath $(O)) tests/run
+
+test: all unit
+	$(Q)KIT=$(abspath $(KIT)) O=$(abspath $(O)) tests/run $(T)
+
+install: $(KIT)
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 0755 $(KIT) $(DESTDIR)$(PREFIX)/bin/kit
+	$(DESTDIR)$(PREFIX)/bin/kit --install -s $(DESTDIR)$(PREFIX)/bin
+
+uninstall:
+	for a in $$($(KIT) --list) kit; do rm -f $(DESTDIR)$(PREFIX)/bin/$$a; done
+
+# The out-of-tree kernel module in kernel/, through the top-level Kbuild.
+modules:
+	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) modules
+
+modules_clean:
+	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) clean
+
+# kit's main job: kit drives a virtual multicolor LED in a booted kernel.
+run: all
+	$(Q)tests/vm/run-demo
+
+vmtest: all
+	$(Q)KIT=$(abspath $(KIT)) tests/run vm
+
+bench: all
+	$(Q)KIT=$(abspath $(KIT)) tests/bench/run $(B)
+
+clean:
+	rm -rf $(O) kit
+	-$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null
+
+help:
+	@echo 'make            build ./kit (V=1 shows commands, O=DIR builds in DIR)'
+	@echo 'make check      install missing Debian packages, build, run every test'
+	@echo 'make test T=..  build and run the tests named (tests/run T...)'
+	@echo 'make modules    build kernel/ for KDIR (default: the running kernel)'
+	@echo 'make run        boot a Debian kernel in qemu with kit driving a virtual LED'
+	@echo 'make bench B=.. benchmarks: tests/bench/run B...'
+	@echo 'make install    install kit and its links into $$(DESTDIR)$$(PREFIX)/bin'

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kit: the multicall core.  Runs an applet chosen by the name it was
+ * called by (a link named after the applet), or by its first argument.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "kit.h"
+
+#ifndef KIT_VERSION
+#define KIT_VERSION "unknown"
+#endif
+
+/* Bounds of the section that KIT_APPLET fills, provided by the linker. */
+extern const struct applet __start_kit_applets[], __stop_kit_applets[];
+
+#define for_each_applet(a) \
+	for (a = __start_kit_applets; a < __stop_kit_applets; a++)
+
+static const char kit_usage[] =
+"Usage: kit APPLET [ARGS]...     or     APPLET [ARGS]... through a link\n"
+"       kit --help [APPLET]      usage of kit or of one applet\n"
+"       kit --list               applet names, one a line\n"
+"       kit --install [-s] DIR   a link in DIR for every applet\n"
+"                                (hard links; -s: symbolic links)\n"
+"       kit --version\n";
+
+static const struct applet *find_applet(const char *name)
+{
+	const struct applet *a;
+
+	for_each_applet(a)
+		if (!strcmp(a->name, name))
+			return a;
+	return NULL;
+}
+
+static int by_name(const void *x, const void *y)
+{
+	return strcmp((*(const struct applet **)x)->name,
+		      (*(const struct applet **)y)->name);
+}
+
+/* The applets sorted by name: the linker's order is the link order. */
+static size_t sorted_applets(const struct applet **list)
+{
+	const struct applet *a;
+	size_t n = 0;
+
+	for_each_applet(a)
+		list[n++] = a;
+	qsort(list, n, sizeof(*list), by_name);
+	return n;
+}
+
+#define MAX_APPLETS 64
+
+static int kit_help(void)
+{
+	const struct applet *list[MAX_APPLETS];
+	size_t i, n = sorted_applets(list);
+
+	fputs(kit_usage, stdout);
+	printf("\nApplets:\n");
+	for (i = 0; i < n; i++)
+		printf("  %-10s %s\n", list[i]->name, list[i]->summary);
+	return 0;
+}
+
+static int kit_list(void)
+{
+	const struct applet *list[MAX_APPLETS];
+	size_t i, n = sorted_applets(list);
+
+	for (i = 0; i < n; i++)
+		puts(list[i]->name);
+	return 0;
+}
+
+static int applet_help(const char *name)
+{
+	const struct applet *a = find_applet(name);
+
+	if (!a) {
+		fprintf(stderr, "kit: applet not found: %s\n", name);
+		return EXIT_NOAPPLET;
+	}
+	fputs(a->usage, stdout);
+	return 0;
+}
+
+/* One link DIR/NAME to TARGET; an existing file is left alone. */
+static int install_link(const char *target, const char *dir,
+			const char *name, int symbolic)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    (int)sizeof(path)) {
+		warn_msg("path too long: %s/%s", dir, name);
+		return -1;
+	}
+	ret = symbolic ? symlink(target, path) : link(target, path);
+	if (ret && errno == EEXIST) {
+		warn_msg("%s exists, left alone", path);
+		return 0;
+	}
+	if (ret) {
+		warn_msg("cannot link %s to %s: %s", path, target,
+			 strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int kit_install(int argc, char **argv)
+{
+	char target[PATH_MAX];
+	const struct applet *a;
+	const char *dir;
+	int symbolic = 0, failed = 0;
+	struct stat st;
+
+	if (argc > 0 && !strcmp(argv[0], "-s")) {
+		symbolic = 1;
+		argc--, argv++;
+	}
+	if (argc != 1)
+		die_usage("--install takes [-s] DIR");
+	dir = argv[0];
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
+		die("--install: %s is not a directory", dir);
+	/* Link to the binary itself, wherever the command line found it. */
+	if (!realpath("/proc/self/exe", target))
+		die("cannot find my own path in /proc/self/exe: %s",
+		    strerror(errno));
+	for_each_applet(a)
+		if (install_link(target, dir, a->name, symbolic))
+			failed = 1;
+	return failed ? EXIT_RUNTIME : 0;
+}
+
+static int run_applet(const struct applet *a, int argc, char **argv)
+{
+	applet_name = a->name;
+	if (argc == 2 && (!strcmp(argv[1], "--help") ||
+			  !strcmp(argv[1], "-h"))) {
+		fputs(a->usage, stdout);
+		return 0;
+	}
+	return a->main(argc, argv);
+}
+
+static int kit_main(int argc, char **argv)
+{
+	const struct applet *a;
+
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))
+		return argc > 2 ? applet_help(argv[2]) : kit_help();
+	if (!strcmp(argv[1], "--list"))
+		return kit_list();
+	if (!strcmp(argv[1], "--version")) {
+		printf("kit %s\n", KIT_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--install"))
+		return kit_install(argc - 2, argv + 2);
+	a = find_applet(argv[1]);
+	if (!a) {
+		fprintf(stderr, "kit: applet not found: %s\n", argv[1]);
+		return EXIT_NOAPPLET;
+	}
+	return run_applet(a, argc - 1, argv + 1);
+}
+
+int main(int argc, char **argv)
+{
+	const char *base = strrchr(argv[0], '/');
+	const struct applet *a;
+
+	base = base ? base + 1 : argv[0];
+	a = find_applet(base);
+	if (a)
+		return run_applet(a, argc, argv);
+	return kit_main(argc, argv);
+}

@@ -1,0 +1,59 @@
+# Test helpers, POSIX sh: the host runs them under bash, the VM guests under
+# busybox sh.  Each check prints one line, "PASS: name" or "FAIL: name",
+# which tests/run (or the VM rig, from the serial console) counts.
+#
+#   expect NAME STATUS EXPECTED_STDOUT CMD...   exit status and stdout exact
+#   expect_err NAME STATUS PATTERN CMD...       exit status, stdout empty,
+#                                               stderr one line matching
+#                                               the grep -E PATTERN
+#   pass NAME / fail NAME [WHY]                 for checks of your own
+
+KIT=${KIT:-kit}
+T_OUT=${TMPDIR:-/tmp}/kit-test.$$.out
+T_ERR=${TMPDIR:-/tmp}/kit-test.$$.err
+
+pass() { echo "PASS: $1"; }
+
+fail() {
+	echo "FAIL: $1"
+	shift
+	[ $# -gt 0 ] && printf '%s\n' "$@" | sed 's/^/    /'
+	return 0
+}
+
+expect() {
+	t_name=$1 t_status=$2 t_want=$3
+	shift 3
+	"$@" >"$T_OUT" 2>"$T_ERR"
+	t_got=$?
+	if [ "$t_got" != "$t_status" ]; then
+		fail "$t_name" "command: $*" "exit status $t_got, want $t_status" \
+			"stderr: $(cat "$T_ERR")"
+	elif [ "$(cat "$T_OUT")" != "$t_want" ]; then
+		fail "$t_name" "command: $*" "stdout:" "$(cat "$T_OUT")" \
+			"want:" "$t_want"
+	else
+		pass "$t_name"
+	fi
+}
+
+expect_err() {
+	t_name=$1 t_status=$2 t_pat=$3
+	shift 3
+	"$@" >"$T_OUT" 2>"$T_ERR"
+	t_got=$?
+	if [ "$t_got" != "$t_status" ]; then
+		fail "$t_name" "command: $*" "exit status $t_got, want $t_status" \
+			"stderr: $(cat "$T_ERR")"
+	elif [ -s "$T_OUT" ]; then
+		fail "$t_name" "command: $*" "unexpected stdout: $(cat "$T_OUT")"
+	elif [ "$(wc -l <"$T_ERR")" -ne 1 ] || ! grep -Eq -- "$t_pat" "$T_ERR"; then
+		fail "$t_name" "command: $*" "stderr: $(cat "$T_ERR")" \
+			"want one line matching: $t_pat"
+	else
+		pass "$t_name"
+	fi
+}
+
+t_cleanup() { rm -f "$T_OUT" "$T_ERR"; }
+trap t_cleanup EXIT
