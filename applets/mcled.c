@@ -1,0 +1,826 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mcled: multicolor LEDs through the LED class files in sysfs
+ * (Documentation/ABI/testing/sysfs-class-led-multicolor).  multi_index
+ * names a LED's colors, multi_intensity holds one value per color in that
+ * order, brightness scales them all.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "kit.h"
+
+/* led_colors[] of drivers/leds/led-core.c, in LED_COLOR_ID_* order. */
+#define COLOR_NAMES "white red green blue amber violet yellow ir multicolor " \
+		    "rgb purple orange pink cyan lime"
+
+static const char usage[] =
+"Usage: mcled [-l NAME] [-j] [list]      multicolor LEDs and their state\n"
+"       mcled [-l NAME] [-j] get         state, and what each color gets\n"
+"       mcled [-l NAME] [-b N|N%] [set VALUE...]\n"
+"\n"
+"  -l NAME   the LED: its name in /sys/class/leds, or a shell glob that\n"
+"            selects several ('rgb:kbd_backlight*'); default: the only\n"
+"            multicolor LED there is\n"
+"  -j        JSON output\n"
+"  -b N|N%   set brightness: 0 to max_brightness, or a percentage of it\n"
+"\n"
+"set VALUE... writes multi_intensity, all colors in one write, as:\n"
+"  V1 ... Vn        every color, in multi_index order\n"
+"  COLOR=V ...      the colors named; the others keep their intensity\n"
+"  #RRGGBB [COLOR=V ...]\n"
+"                   red, green and blue scaled to max_brightness, every\n"
+"                   other color 0 unless named (RRGGBB: the same)\n"
+"Values: decimal, 0x hex or leading-0 octal, 0 to max_brightness.\n"
+"Colors: " COLOR_NAMES ".\n"
+"\n"
+"get shows brightness * intensity / max_brightness for each color, as\n"
+"the kernel rounds it: to closest from Linux 6.6 (and 6.5.3, 6.4.16,\n"
+"6.1.53, 5.15.132), truncated before.\n"
+"Environment: KIT_SYSFS  sysfs root (default /sys)\n"
+"             KIT_OSRELEASE  kernel version X.Y.Z for get (default uname)\n";
+
+KIT_APPLET(mcled, "multicolor LEDs: list, get, set color and brightness",
+	   usage);
+
+#define MAX_COLORS	15	/* LED_COLOR_ID_MAX: the kernel allows no more */
+#define COLOR_LEN	16
+#define CHOICES_SHOWN	4	/* names in the "choose one" message */
+
+struct led {
+	const char *name;		/* in KIT_SYSFS/class/leds */
+	int ncolors;
+	char color[MAX_COLORS][COLOR_LEN];
+	long intensity[MAX_COLORS];
+	long brightness, max_brightness;
+	long new_intensity[MAX_COLORS];	/* what set writes */
+	long new_brightness;		/* -1: left alone */
+};
+
+/* One argument of set: COLOR=V, or a value in order (color NULL). */
+struct color_value {
+	char *color;
+	long value;
+};
+
+struct request {
+	struct color_value *values;
+	int nvalues, npositional;
+	const char *rgb_arg;		/* #RRGGBB as given, or NULL */
+	unsigned char rgb[3];
+	int has_brightness, percent;
+	long brightness;
+};
+
+static const char *const rgb_names[3] = { "red", "green", "blue" };
+
+/* Is name one of the words of COLOR_NAMES? */
+static int known_color(const char *name)
+{
+	size_t len = strlen(name), wlen;
+	const char *word = COLOR_NAMES;
+
+	while (len && *word) {
+		wlen = strcspn(word, " ");
+		if (wlen == len && !strncmp(word, name, len))
+			return 1;
+		word += wlen + (word[wlen] == ' ');
+	}
+	return 0;
+}
+
+/* multi_index ("green blue red") into color[]; -1 when it does not fit. */
+static int split_colors(char *line, char color[][COLOR_LEN])
+{
+	char *word, *save;
+	int n = 0;
+
+	for (word = strtok_r(line, " ", &save); word;
+	     word = strtok_r(NULL, " ", &save)) {
+		if (n == MAX_COLORS || strlen(word) >= COLOR_LEN)
+			return -1;
+		strcpy(color[n++], word);
+	}
+	return n ? n : -1;
+}
+
+/* multi_intensity ("43 226 138") into value[]; -1 when malformed. */
+static int parse_intensities(const char *line, long *value, int max)
+{
+	const char *p = line;
+	char *end;
+	int n = 0;
+
+	for (;;) {
+		p += strspn(p, " ");
+		if (!*p)
+			return n;
+		if (n == max)
+			return -1;
+		errno = 0;
+		value[n++] = strtol(p, &end, 10);
+		if (end == p || errno || (*end && *end != ' '))
+			return -1;
+		p = end;
+	}
+}
+
+/* "v1 v2 ... vn\n": the kernel refuses a space before the newline. */
+static void format_intensities(const long *value, int n, char *buf,
+			       size_t size)
+{
+	size_t len = 0;
+	int i;
+
+	for (i = 0; i < n && len < size; i++)
+		len += snprintf(buf + len, size - len, i ? " %ld" : "%ld",
+				value[i]);
+	if (len < size)
+		snprintf(buf + len, size - len, "\n");
+}
+
+/* An intensity or brightness as the kernel's %i reads it, not negative. */
+static int parse_value(const char *s, long *value)
+{
+	return parse_long(s, value) || *value < 0 ? -1 : 0;
+}
+
+/* "#RRGGBB" or "RRGGBB" into rgb[]; -1 otherwise. */
+static int parse_rgb(const char *s, unsigned char rgb[3])
+{
+	char byte[3] = "";
+	int i;
+
+	if (*s == '#')
+		s++;
+	if (strlen(s) != 6 || strspn(s, "0123456789abcdefABCDEF") != 6)
+		return -1;
+	for (i = 0; i < 3; i++) {
+		memcpy(byte, s + 2 * i, 2);
+		rgb[i] = strtoul(byte, NULL, 16);
+	}
+	return 0;
+}
+
+/* A color component 0..255 as an intensity 0..max, rounded. */
+static long scale_component(unsigned int component, long max)
+{
+	return (component * max + 127) / 255;
+}
+
+/* -b N or N%: 0 with *value (and *percent set for N%), -1 if malformed. */
+static int parse_brightness(const char *s, long *value, int *percent)
+{
+	size_t len = strlen(s);
+	char *end;
+
+	*percent = len > 1 && s[len - 1] == '%';
+	if (!*percent)
+		return parse_value(s, value);
+	errno = 0;
+	*value = strtol(s, &end, 10);
+	if (end != s + len - 1 || errno || *value < 0 || *value > 100)
+		return -1;
+	return 0;
+}
+
+static long percent_of(long percent, long max)
+{
+	return (percent * max + 50) / 100;
+}
+
+/*
+ * What the kernel drives on one color (led_mc_calc_color_components()),
+ * in its unsigned int arithmetic, wrap-around included.
+ */
+static unsigned int driven_value(unsigned int brightness,
+				 unsigned int intensity, unsigned int max,
+				 int closest)
+{
+	unsigned int product = brightness * intensity;
+
+	if (!max)
+		return 0;
+	return closest ? (product + max / 2) / max : product / max;
+}
+
+/* "6.1.76-1" into v[]: how many of its first 3 numbers were read. */
+static int parse_version(const char *s, int v[3])
+{
+	char *end;
+	int n = 0;
+
+	while (n < 3 && *s >= '0' && *s <= '9') {
+		v[n++] = strtol(s, &end, 10);
+		if (*end != '.')
+			break;
+		s = end + 1;
+	}
+	return n;
+}
+
+/*
+ * Does this kernel round each color's value to closest?  Commit
+ * 065d099f1be5 made it so in 6.6; stable took it into 6.5.3, 6.4.16,
+ * 6.1.53 and 5.15.132 (not 5.10).  Debian's release says X.Y.0-N-arch;
+ * its version ("... Debian 6.1.76-1 ...") names the real sublevel.
+ */
+static int kernel_rounds(const char *release, const char *version)
+{
+	static const int since[][3] = {
+		{ 5, 15, 132 }, { 6, 1, 53 }, { 6, 4, 16 }, { 6, 5, 3 },
+	};
+	const char *debian = version ? strstr(version, "Debian ") : NULL;
+	int v[3] = { 0 }, d[3];
+	size_t i;
+
+	if (parse_version(release, v) < 2)
+		return 1;	/* unknown: assume today's kernels */
+	if (debian && parse_version(debian + strlen("Debian "), d) == 3 &&
+	    d[0] == v[0] && d[1] == v[1])
+		v[2] = d[2];
+	if (v[0] > 6 || (v[0] == 6 && v[1] >= 6))
+		return 1;
+	for (i = 0; i < sizeof(since) / sizeof(since[0]); i++)
+		if (v[0] == since[i][0] && v[1] == since[i][1])
+			return v[2] >= since[i][2];
+	return 0;
+}
+
+static int running_kernel_rounds(void)
+{
+	const char *release = getenv("KIT_OSRELEASE");
+	struct utsname uts;
+
+	if (release && *release)
+		return kernel_rounds(release, NULL);
+	if (uname(&uts))
+		return 1;
+	return kernel_rounds(uts.release, uts.version);
+}
+
+static const char *leds_dir(void)
+{
+	static char dir[PATH_MAX];
+	const char *root = getenv("KIT_SYSFS");
+
+	if (!*dir)
+		snprintf(dir, sizeof(dir), "%s/class/leds",
+			 root && *root ? root : "/sys");
+	return dir;
+}
+
+/* KIT_SYSFS/class/leds/NAME/ATTR into path (PATH_MAX bytes). */
+static void attr_path(const char *name, const char *attr, char *path)
+{
+	if (snprintf(path, PATH_MAX, "%s/%s/%s", leds_dir(), name, attr) >=
+	    PATH_MAX)
+		die("path too long: %s/%s/%s", leds_dir(), name, attr);
+}
+
+static void read_attr(const struct led *led, const char *attr, char *buf,
+		      size_t size)
+{
+	char path[PATH_MAX];
+
+	attr_path(led->name, attr, path);
+	if (read_text(path, buf, size) < 0)
+		die("cannot read %s: %s", path, strerror(errno));
+}
+
+static long read_number(const struct led *led, const char *attr)
+{
+	char buf[32];
+	long value;
+
+	read_attr(led, attr, buf, sizeof(buf));
+	if (parse_long(buf, &value))
+		die("%s: %s is not a number: %s", led->name, attr, buf);
+	return value;
+}
+
+static void read_led(struct led *led)
+{
+	char buf[512];
+
+	read_attr(led, "multi_index", buf, sizeof(buf));
+	led->ncolors = split_colors(buf, led->color);
+	if (led->ncolors < 0)
+		die("%s: multi_index is not 1 to %d color names", led->name,
+		    MAX_COLORS);
+	read_attr(led, "multi_intensity", buf, sizeof(buf));
+	if (parse_intensities(buf, led->intensity, MAX_COLORS) != led->ncolors)
+		die("%s: multi_intensity is not %d numbers: %s", led->name,
+		    led->ncolors, buf);
+	led->brightness = read_number(led, "brightness");
+	led->max_brightness = read_number(led, "max_brightness");
+}
+
+static int is_multicolor(const char *name)
+{
+	char path[PATH_MAX];
+
+	attr_path(name, "multi_index", path);
+	return !access(path, F_OK);
+}
+
+/*
+ * Does c match the set after a '[' ("a-z]", "!0-9]")?  Returns the set's
+ * closing ']' if so, NULL if not (or if the set is not closed).
+ */
+static const char *match_set(const char *p, char c)
+{
+	int negate = *p == '!' || *p == '^', found = 0;
+	const char *start = p += negate;
+
+	for (; *p && (*p != ']' || p == start); p++) {
+		if (p[1] == '-' && p[2] && p[2] != ']') {
+			found |= c >= p[0] && c <= p[2];
+			p += 2;
+		} else {
+			found |= c == *p;
+		}
+	}
+	return *p && found != negate ? p : NULL;
+}
+
+/* The shell's pattern matching, as -l takes it: * ? [set]. */
+static int glob_match(const char *pattern, const char *name)
+{
+	for (; *pattern; pattern++, name++) {
+		if (*pattern == '*') {
+			while (*++pattern == '*')
+				;
+			for (;; name++) {
+				if (glob_match(pattern, name))
+					return 1;
+				if (!*name)
+					return 0;
+			}
+		}
+		if (!*name)
+			return 0;
+		if (*pattern == '[')
+			pattern = match_set(pattern + 1, *name);
+		else if (*pattern != '?' && *pattern != *name)
+			return 0;
+		if (!pattern)
+			return 0;
+	}
+	return !*name;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in the LED class directory that pattern matches, sorted. */
+static char **matching_names(const char *pattern, int *count)
+{
+	DIR *dir = opendir(leds_dir());
+	char **names = NULL;
+	struct dirent *entry;
+	int n = 0;
+
+	while (dir && (entry = readdir(dir))) {
+		if (*entry->d_name == '.' ||
+		    !glob_match(pattern, entry->d_name))
+			continue;
+		names = realloc(names, (n + 1) * sizeof(*names));
+		if (!names || !(names[n++] = strdup(entry->d_name)))
+			die("out of memory");
+	}
+	if (dir)
+		closedir(dir);
+	if (n)
+		qsort(names, n, sizeof(*names), by_name);
+	*count = n;
+	return names;
+}
+
+/*
+ * The multicolor LEDs that pattern (NULL: all) names, sorted by name.  An
+ * exact name must be a multicolor LED; a glob keeps the multicolor ones.
+ */
+static struct led *select_leds(const char *pattern, int *count)
+{
+	int exact = pattern && !strpbrk(pattern, "*?["), i, n = 0, nnames;
+	char **names;
+	struct led *leds;
+
+	if (pattern && strchr(pattern, '/'))
+		die_usage("-l takes a LED name or glob, not a path: %s",
+			  pattern);
+	names = matching_names(pattern ? pattern : "*", &nnames);
+	if (!nnames && pattern)
+		die("no LED %s '%s' in %s", exact ? "named" : "matches",
+		    pattern, leds_dir());
+	leds = calloc(nnames + 1, sizeof(*leds));
+	if (!leds)
+		die("out of memory");
+	for (i = 0; i < nnames; i++) {
+		if (!is_multicolor(names[i])) {
+			if (exact)
+				die("%s is not a multicolor LED (no multi_index)",
+				    pattern);
+			continue;
+		}
+		leds[n].name = names[i];
+		read_led(&leds[n++]);
+	}
+	if (!n && pattern)
+		die("no multicolor LED matches '%s' in %s", pattern,
+		    leds_dir());
+	*count = n;
+	return leds;
+}
+
+/* get and set want one LED, or a -l that chose several on purpose. */
+static void need_choice(const struct led *leds, int n, const char *pattern)
+{
+	char names[CHOICES_SHOWN * (NAME_MAX + 2) + 8] = "";
+	int i;
+
+	if (pattern || n == 1)
+		return;
+	if (!n)
+		die("no multicolor LED in %s", leds_dir());
+	for (i = 0; i < n && i < CHOICES_SHOWN; i++) {
+		strcat(names, i ? ", " : "");
+		strcat(names, leds[i].name);
+	}
+	die_usage("%d multicolor LEDs; choose one with -l NAME (%s%s)", n,
+		  names, n > CHOICES_SHOWN ? ", ..." : "");
+}
+
+/* "green blue red", for messages. */
+static const char *color_list(const struct led *led)
+{
+	static char list[MAX_COLORS * COLOR_LEN];
+	int i;
+
+	*list = '\0';
+	for (i = 0; i < led->ncolors; i++) {
+		strcat(list, i ? " " : "");
+		strcat(list, led->color[i]);
+	}
+	return list;
+}
+
+static void print_numbers(const long *value, int n)
+{
+	int i;
+
+	putchar('[');
+	for (i = 0; i < n; i++)
+		printf(i ? ",%ld" : "%ld", value[i]);
+	putchar(']');
+}
+
+static void driven_values(const struct led *led, int closest, long *value)
+{
+	int i;
+
+	for (i = 0; i < led->ncolors; i++)
+		value[i] = driven_value(led->brightness, led->intensity[i],
+					led->max_brightness, closest);
+}
+
+/* closest < 0: list; otherwise get, with the kernel's rounding. */
+static void print_json(const struct led *leds, int n, int closest)
+{
+	long value[MAX_COLORS];
+	int i, c;
+
+	putchar('[');
+	for (i = 0; i < n; i++) {
+		fputs(i ? ",\n{\"name\":" : "\n{\"name\":", stdout);
+		json_string(stdout, leds[i].name);
+		fputs(",\"colors\":[", stdout);
+		for (c = 0; c < leds[i].ncolors; c++) {
+			if (c)
+				putchar(',');
+			json_string(stdout, leds[i].color[c]);
+		}
+		fputs("],\"intensity\":", stdout);
+		print_numbers(leds[i].intensity, leds[i].ncolors);
+		printf(",\"brightness\":%ld,\"max_brightness\":%ld",
+		       leds[i].brightness, leds[i].max_brightness);
+		if (closest >= 0) {
+			driven_values(&leds[i], closest, value);
+			printf(",\"rounding\":\"%s\",\"values\":",
+			       closest ? "closest" : "truncate");
+			print_numbers(value, leds[i].ncolors);
+		}
+		putchar('}');
+	}
+	puts(n ? "\n]" : "]");
+}
+
+static void print_list(const struct led *led)
+{
+	int i;
+
+	printf("%s:", led->name);
+	for (i = 0; i < led->ncolors; i++)
+		printf(" %s=%ld", led->color[i], led->intensity[i]);
+	printf(" brightness=%ld max_brightness=%ld\n", led->brightness,
+	       led->max_brightness);
+}
+
+static void print_get(const struct led *led, int closest)
+{
+	long value[MAX_COLORS];
+	int i;
+
+	driven_values(led, closest, value);
+	printf("%s: brightness %ld of %ld, values %s\n", led->name,
+	       led->brightness, led->max_brightness,
+	       closest ? "rounded to closest" : "truncated");
+	printf("  %-10s %9s %6s\n", "color", "intensity", "value");
+	for (i = 0; i < led->ncolors; i++)
+		printf("  %-10s %9ld %6ld\n", led->color[i], led->intensity[i],
+		       value[i]);
+}
+
+static int show(const char *pattern, int json, int get)
+{
+	int i, n, closest = get ? running_kernel_rounds() : -1;
+	struct led *leds = select_leds(pattern, &n);
+
+	if (get)
+		need_choice(leds, n, pattern);
+	if (json)
+		print_json(leds, n, closest);
+	for (i = 0; i < n && !json; i++) {
+		if (get)
+			print_get(&leds[i], closest);
+		else
+			print_list(&leds[i]);
+	}
+	return 0;
+}
+
+static void die_bad_value(const char *arg)
+{
+	die_usage("bad value '%s': give 0 to max_brightness, in decimal, "
+		  "0x hex or 0 octal", arg);
+}
+
+static void parse_named(struct request *req, const char *arg,
+			const char *eq)
+{
+	struct color_value *cv = &req->values[req->nvalues];
+	int i;
+
+	cv->color = strndup(arg, eq - arg);
+	if (!cv->color)
+		die("out of memory");
+	if (!known_color(cv->color))
+		die_usage("unknown color '%s'; colors: %s", cv->color,
+			  COLOR_NAMES);
+	for (i = 0; i < req->nvalues; i++)
+		if (req->values[i].color &&
+		    !strcmp(req->values[i].color, cv->color))
+			die_usage("%s given twice", cv->color);
+	if (parse_value(eq + 1, &cv->value))
+		die_bad_value(arg);
+	req->nvalues++;
+}
+
+static void parse_set_arg(struct request *req, const char *arg)
+{
+	const char *eq = strchr(arg, '=');
+	unsigned char rgb[3];
+
+	if (eq) {
+		parse_named(req, arg, eq);
+	} else if (*arg == '#' || !parse_rgb(arg, rgb)) {
+		if (req->rgb_arg)
+			die_usage("one #RRGGBB at a time: %s and %s",
+				  req->rgb_arg, arg);
+		if (parse_rgb(arg, req->rgb))
+			die_usage("bad color '%s': give #RRGGBB, six hex digits",
+				  arg);
+		req->rgb_arg = arg;
+	} else {
+		if (parse_value(arg, &req->values[req->nvalues].value))
+			die_bad_value(arg);
+		req->nvalues++;
+		req->npositional++;
+	}
+}
+
+static void parse_request(struct request *req, const char *bright_arg,
+			  int argc, char **argv)
+{
+	int i;
+
+	req->values = calloc(argc + 1, sizeof(*req->values));
+	if (!req->values)
+		die("out of memory");
+	if (bright_arg) {
+		if (parse_brightness(bright_arg, &req->brightness,
+				     &req->percent))
+			die_usage("bad brightness '%s': give 0 to "
+				  "max_brightness, or 0%% to 100%%",
+				  bright_arg);
+		req->has_brightness = 1;
+	} else if (!argc) {
+		die_usage("set needs values: V1 ... Vn, COLOR=V ... or "
+			  "#RRGGBB");
+	}
+	for (i = 0; i < argc; i++)
+		parse_set_arg(req, argv[i]);
+	if (req->npositional &&
+	    (req->npositional < req->nvalues || req->rgb_arg))
+		die_usage("give all values in order, or COLOR=V and #RRGGBB, "
+			  "not both");
+}
+
+/* Sets every channel of that color; 0 when the LED has none. */
+static int set_color(struct led *led, const char *color, long value)
+{
+	int i, found = 0;
+
+	for (i = 0; i < led->ncolors; i++) {
+		if (!strcmp(led->color[i], color)) {
+			led->new_intensity[i] = value;
+			found = 1;
+		}
+	}
+	return found;
+}
+
+static void plan_rgb(struct led *led, const struct request *req)
+{
+	long value;
+	int i;
+
+	memset(led->new_intensity, 0, sizeof(led->new_intensity));
+	for (i = 0; i < 3; i++) {
+		value = scale_component(req->rgb[i], led->max_brightness);
+		if (!set_color(led, rgb_names[i], value) && req->rgb[i])
+			die_usage("%s has no %s for %s; its colors: %s",
+				  led->name, rgb_names[i], req->rgb_arg,
+				  color_list(led));
+	}
+}
+
+/* What set writes to this LED; refuses (and exits) before any write. */
+static void plan_led(struct led *led, const struct request *req)
+{
+	const struct color_value *cv;
+	const char *color;
+	int i;
+
+	if (req->npositional && req->npositional != led->ncolors)
+		die_usage("%s: multi_intensity takes %d values (%s), got %d",
+			  led->name, led->ncolors, color_list(led),
+			  req->npositional);
+	memcpy(led->new_intensity, led->intensity, sizeof(led->intensity));
+	if (req->rgb_arg)
+		plan_rgb(led, req);
+	for (i = 0; i < req->nvalues; i++) {
+		cv = &req->values[i];
+		color = cv->color ? cv->color : led->color[i];
+		if (cv->value > led->max_brightness)
+			die_usage("%s: %s=%ld is above max_brightness %ld",
+				  led->name, color, cv->value,
+				  led->max_brightness);
+		if (!cv->color)
+			led->new_intensity[i] = cv->value;
+		else if (!set_color(led, cv->color, cv->value))
+			die_usage("%s has no %s; its colors: %s", led->name,
+				  cv->color, color_list(led));
+	}
+	led->new_brightness = -1;
+	if (!req->has_brightness)
+		return;
+	led->new_brightness = req->percent ?
+		percent_of(req->brightness, led->max_brightness) :
+		req->brightness;
+	if (led->new_brightness > led->max_brightness)
+		die_usage("%s: brightness %ld is above max_brightness %ld",
+			  led->name, led->new_brightness, led->max_brightness);
+}
+
+static void check_writable(const struct led *led, const char *attr)
+{
+	char path[PATH_MAX];
+
+	attr_path(led->name, attr, path);
+	if (!access(path, W_OK))
+		return;
+	if (errno == EACCES || errno == EPERM || errno == EROFS)
+		die("need root or write access to %s", path);
+	die("cannot write %s: %s", path, strerror(errno));
+}
+
+/*
+ * One write(): sysfs parses each write by itself.  O_TRUNC is what a
+ * shell's > does; sysfs ignores it, a fake tree in a test needs it.
+ */
+static void write_attr(const struct led *led, const char *attr,
+		       const char *text)
+{
+	size_t len = strlen(text);
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd;
+
+	attr_path(led->name, attr, path);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		die("cannot open %s: %s", path, strerror(errno));
+	n = write(fd, text, len);
+	if (n != (ssize_t)len)
+		die("%s refused '%.*s': %s", path, (int)len - 1, text,
+		    n < 0 ? strerror(errno) : "short write");
+	close(fd);
+}
+
+static void write_led(const struct led *led, int intensities)
+{
+	char text[MAX_COLORS * 24];
+
+	if (intensities) {
+		format_intensities(led->new_intensity, led->ncolors, text,
+				   sizeof(text));
+		write_attr(led, "multi_intensity", text);
+	}
+	if (led->new_brightness >= 0) {
+		snprintf(text, sizeof(text), "%ld\n", led->new_brightness);
+		write_attr(led, "brightness", text);
+	}
+}
+
+/* Every LED is checked before the first write, so a refusal changes nothing. */
+static int set(const char *pattern, const char *bright_arg, int argc,
+	       char **argv)
+{
+	struct request req = { 0 };
+	int i, n, intensities = argc > 0;
+	struct led *leds;
+
+	parse_request(&req, bright_arg, argc, argv);
+	leds = select_leds(pattern, &n);
+	need_choice(leds, n, pattern);
+	for (i = 0; i < n; i++)
+		plan_led(&leds[i], &req);
+	for (i = 0; i < n; i++) {
+		if (intensities)
+			check_writable(&leds[i], "multi_intensity");
+		if (req.has_brightness)
+			check_writable(&leds[i], "brightness");
+	}
+	for (i = 0; i < n; i++)
+		write_led(&leds[i], intensities);
+	return 0;
+}
+
+int mcled_main(int argc, char **argv)
+{
+	const char *pattern = NULL, *bright_arg = NULL, *cmd;
+	int opt, json = 0;
+
+	opterr = 0;
+	while ((opt = getopt(argc, argv, "+:l:jb:")) != -1) {
+		if (opt == 'l')
+			pattern = optarg;
+		else if (opt == 'j')
+			json = 1;
+		else if (opt == 'b')
+			bright_arg = optarg;
+		else if (opt == ':')
+			die_usage("-%c needs an argument; see mcled --help",
+				  optopt);
+		else
+			die_usage("unknown option -%c; see mcled --help",
+				  optopt);
+	}
+	argc -= optind;
+	argv += optind;
+	cmd = argc ? argv[0] : bright_arg ? "set" : "list";
+	if (argc)
+		argc--, argv++;
+	if (!strcmp(cmd, "set")) {
+		if (json)
+			die_usage("-j goes with list and get");
+		return set(pattern, bright_arg, argc, argv);
+	}
+	if (strcmp(cmd, "list") && strcmp(cmd, "get"))
+		die_usage("unknown command '%s': list, get or set", cmd);
+	if (bright_arg)
+		die_usage("-b goes with set, or alone");
+	if (argc)
+		die_usage("%s takes no arguments", cmd);
+	return show(pattern, json, !strcmp(cmd, "get"));
+}

@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of mcled's parsing and arithmetic: its static functions. */
+#include "../applets/mcled.c"
+
+static int failed;
+
+static void check(const char *name, int ok)
+{
+	printf("%s: mcled_unit: %s\n", ok ? "PASS" : "FAIL", name);
+	failed |= !ok;
+}
+
+static void test_colors(void)
+{
+	char line[64] = "green blue red", too_many[128], too_long[] = "red "
+		"a-color-name-longer-than-the-kernel-has";
+	char color[MAX_COLORS][COLOR_LEN];
+	int i;
+
+	check("multi_index splits in order",
+	      split_colors(line, color) == 3 && !strcmp(color[0], "green") &&
+	      !strcmp(color[1], "blue") && !strcmp(color[2], "red"));
+	*too_many = '\0';
+	for (i = 0; i <= MAX_COLORS; i++)
+		strcat(too_many, "red ");
+	check("multi_index of 16 colors refused",
+	      split_colors(too_many, color) == -1);
+	check("multi_index with a long name refused",
+	      split_colors(too_long, color) == -1);
+	strcpy(line, "");
+	check("empty multi_index refused", split_colors(line, color) == -1);
+	strcpy(line, "red (null) white");
+	check("(null) from 6.1-6.6 kernels is kept as a name",
+	      split_colors(line, color) == 3 && !strcmp(color[1], "(null)"));
+	check("known colors: white, lime, multicolor",
+	      known_color("white") && known_color("lime") &&
+	      known_color("multicolor"));
+	check("unknown colors: purpel, (null), empty, prefix, suffix",
+	      !known_color("purpel") && !known_color("(null)") &&
+	      !known_color("") && !known_color("re") && !known_color("reds"));
+}
+
+static void test_intensities(void)
+{
+	long value[MAX_COLORS];
+	char buf[64];
+
+	check("multi_intensity parses",
+	      parse_intensities("43 226 138", value, MAX_COLORS) == 3 &&
+	      value[0] == 43 && value[1] == 226 && value[2] == 138);
+	check("multi_intensity negative (as %d shows it)",
+	      parse_intensities("-1 0", value, MAX_COLORS) == 2 &&
+	      value[0] == -1);
+	check("multi_intensity junk refused",
+	      parse_intensities("1 x 3", value, MAX_COLORS) == -1 &&
+	      parse_intensities("1 2x", value, MAX_COLORS) == -1);
+	check("multi_intensity longer than max refused",
+	      parse_intensities("1 2 3", value, 2) == -1);
+	value[0] = 43, value[1] = 226, value[2] = 138;
+	format_intensities(value, 3, buf, sizeof(buf));
+	check("write text has no space before the newline",
+	      !strcmp(buf, "43 226 138\n"));
+	format_intensities(value, 1, buf, sizeof(buf));
+	check("write text of one color", !strcmp(buf, "43\n"));
+}
+
+static void test_values(void)
+{
+	long v;
+
+	check("value decimal", !parse_value("255", &v) && v == 255);
+	check("value 0x hex", !parse_value("0xff", &v) && v == 255);
+	check("value leading-0 octal", !parse_value("010", &v) && v == 8);
+	check("value 0", !parse_value("0", &v) && v == 0);
+	check("value negative refused", parse_value("-1", &v) == -1);
+	check("value junk refused",
+	      parse_value("", &v) == -1 && parse_value("12a", &v) == -1 &&
+	      parse_value("09", &v) == -1 && parse_value("0x", &v) == -1);
+	check("value overflow refused",
+	      parse_value("99999999999999999999999", &v) == -1);
+}
+
+static void test_rgb(void)
+{
+	unsigned char rgb[3];
+
+	check("#8a2be2", !parse_rgb("#8a2be2", rgb) && rgb[0] == 0x8a &&
+	      rgb[1] == 0x2b && rgb[2] == 0xe2);
+	check("RRGGBB without #, upper case",
+	      !parse_rgb("FF8000", rgb) && rgb[0] == 255 && rgb[1] == 128 &&
+	      rgb[2] == 0);
+	check("bad colors refused",
+	      parse_rgb("#12345", rgb) && parse_rgb("#1234567", rgb) &&
+	      parse_rgb("#12345g", rgb) && parse_rgb("#", rgb) &&
+	      parse_rgb("0x1234", rgb));
+	check("component scale to max 255 is identity",
+	      scale_component(0, 255) == 0 && scale_component(138, 255) == 138 &&
+	      scale_component(255, 255) == 255);
+	check("component scale rounds: 128 of 100 -> 50, 127 -> 50, 1 -> 0",
+	      scale_component(128, 100) == 50 &&
+	      scale_component(127, 100) == 50 && scale_component(1, 100) == 0);
+	check("component scale to max 4095",
+	      scale_component(255, 4095) == 4095 &&
+	      scale_component(128, 4095) == 2056);
+}
+
+static void test_brightness(void)
+{
+	int percent;
+	long v;
+
+	check("-b 128", !parse_brightness("128", &v, &percent) && v == 128 &&
+	      !percent);
+	check("-b 50%", !parse_brightness("50%", &v, &percent) && v == 50 &&
+	      percent);
+	check("-b 0% and 100%",
+	      !parse_brightness("0%", &v, &percent) && v == 0 &&
+	      !parse_brightness("100%", &v, &percent) && v == 100);
+	check("-b bad: 101%, -1%, %, 5%%, x%, -3",
+	      parse_brightness("101%", &v, &percent) &&
+	      parse_brightness("-1%", &v, &percent) &&
+	      parse_brightness("%", &v, &percent) &&
+	      parse_brightness("5%%", &v, &percent) &&
+	      parse_brightness("x%", &v, &percent) &&
+	      parse_brightness("-3", &v, &percent));
+	check("50% of 255 is 128 (the document's example)",
+	      percent_of(50, 255) == 128);
+	check("percent_of: 100% of 4095, 1% of 10, 0% of 255",
+	      percent_of(100, 4095) == 4095 && percent_of(1, 10) == 0 &&
+	      percent_of(0, 255) == 0);
+}
+
+static void test_driven(void)
+{
+	check("document example truncated: green 21 blue 113 red 69",
+	      driven_value(128, 43, 255, 0) == 21 &&
+	      driven_value(128, 226, 255, 0) == 113 &&
+	      driven_value(128, 138, 255, 0) == 69);
+	check("document example rounded: green 22 blue 113 red 69",
+	      driven_value(128, 43, 255, 1) == 22 &&
+	      driven_value(128, 226, 255, 1) == 113 &&
+	      driven_value(128, 138, 255, 1) == 69);
+	check("commit 065d099f1be5 example: 16 * 15 / 255 is 0, rounded 1",
+	      driven_value(16, 15, 255, 0) == 0 &&
+	      driven_value(16, 15, 255, 1) == 1);
+	check("full brightness drives the intensity",
+	      driven_value(255, 200, 255, 0) == 200 &&
+	      driven_value(255, 200, 255, 1) == 200);
+	check("max_brightness 0 drives 0", driven_value(5, 5, 0, 1) == 0);
+	check("unsigned int wrap as in the kernel",
+	      driven_value(65536, 65536, 1, 0) == 0);
+}
+
+static void test_kernel_rounds(void)
+{
+	check("5.10 truncates (no backport)",
+	      !kernel_rounds("5.10.209", NULL) &&
+	      !kernel_rounds("5.10.0-28-amd64",
+			     "#1 SMP Debian 5.10.209-2 (2024-01-31)"));
+	check("5.15: 5.15.131 truncates, 5.15.132 rounds",
+	      !kernel_rounds("5.15.131", NULL) &&
+	      kernel_rounds("5.15.132-generic", NULL));
+	check("6.1: 6.1.52 truncates, 6.1.53 rounds",
+	      !kernel_rounds("6.1.52", NULL) && kernel_rounds("6.1.53", NULL));
+	check("Debian 6.1.0-18-amd64 is 6.1.76: rounds",
+	      kernel_rounds("6.1.0-18-amd64",
+			    "#1 SMP PREEMPT_DYNAMIC Debian 6.1.76-1 (2024-02-01)"));
+	check("Debian 6.1.0-9-amd64 is 6.1.27: truncates",
+	      !kernel_rounds("6.1.0-9-amd64",
+			     "#1 SMP PREEMPT_DYNAMIC Debian 6.1.27-1 (2023-05-08)"));
+	check("Debian version of another X.Y is ignored",
+	      !kernel_rounds("6.1.0-9-amd64", "#1 SMP Debian 6.5.3-1"));
+	check("6.2, 6.3 truncate; 6.4.15 truncates, 6.4.16 rounds",
+	      !kernel_rounds("6.2.16", NULL) && !kernel_rounds("6.3.13", NULL) &&
+	      !kernel_rounds("6.4.15", NULL) && kernel_rounds("6.4.16", NULL));
+	check("6.5.2 truncates, 6.5.3 rounds",
+	      !kernel_rounds("6.5.2", NULL) && kernel_rounds("6.5.3", NULL));
+	check("6.6, 6.12, 6.18, 7.0 round",
+	      kernel_rounds("6.6", NULL) && kernel_rounds("6.12.12+bpo-amd64",
+							  NULL) &&
+	      kernel_rounds("6.18.44-fc-v1147", NULL) &&
+	      kernel_rounds("7.0.0", NULL));
+	check("5.9 truncates", !kernel_rounds("5.9.16", NULL));
+	check("unparsable release: assume rounding",
+	      kernel_rounds("", NULL) && kernel_rounds("linux", NULL));
+}
+
+static void test_glob(void)
+{
+	check("glob: exact name", glob_match("multicolor:status",
+					     "multicolor:status") &&
+	      !glob_match("multicolor:status", "multicolor:statu"));
+	check("glob: * matches keys",
+	      glob_match("rgb:kbd_backlight*", "rgb:kbd_backlight_12") &&
+	      glob_match("rgb:kbd_backlight*", "rgb:kbd_backlight") &&
+	      !glob_match("rgb:kbd_backlight*", "rgb:kbd"));
+	check("glob: * in the middle and many *",
+	      glob_match("*:kbd*_1*", "rgb:kbd_backlight_10") &&
+	      glob_match("**", "") && !glob_match("a*b", "acbd"));
+	check("glob: ?", glob_match("led?", "led1") &&
+	      !glob_match("led?", "led") && !glob_match("led?", "led12"));
+	check("glob: sets and ranges",
+	      glob_match("led[0-3]", "led2") && !glob_match("led[0-3]", "led4") &&
+	      glob_match("led[!0-3]", "led4") && !glob_match("led[!0-3]", "led1") &&
+	      glob_match("led[ab]", "ledb") && glob_match("x[]]", "x]"));
+	check("glob: unclosed set matches nothing",
+	      !glob_match("led[0", "led0") && !glob_match("led[", "led["));
+}
+
+int main(void)
+{
+	test_colors();
+	test_intensities();
+	test_values();
+	test_rgb();
+	test_brightness();
+	test_driven();
+	test_kernel_rounds();
+	test_glob();
+	return failed;
+}
