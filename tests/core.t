@@ -1,0 +1,100 @@
+#!/bin/bash
+# The multicall core: dispatch by name through hard and symbolic links,
+# --list, --help, --version, --install, and the exit statuses every applet
+# shares (0, 1 runtime error, 2 usage error, 127 unknown applet).
+. "$TESTS/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; t_cleanup' EXIT
+# A copy of kit beside the link directories: hard links need one file system.
+cp "$KIT" "$tmp/kit"
+kit=$tmp/kit
+applets=$("$kit" --list)
+first=$(echo "$applets" | head -n 1)
+
+if [ -n "$applets" ] && [ "$applets" = "$(echo "$applets" | LC_ALL=C sort)" ]; then
+	pass "--list: applet names, sorted"
+else
+	fail "--list: applet names, sorted" "$applets"
+fi
+expect "--list: mcled is one" 0 "mcled" sh -c '"$1" --list | grep -x mcled' sh "$kit"
+
+version=$("$kit" --version)
+status=$?
+if [ "$status" -eq 0 ] && echo "$version" | grep -Eqx 'kit [^ ]+'; then
+	pass "--version: one line, kit VERSION, exit 0"
+else
+	fail "--version: one line, kit VERSION, exit 0" "status $status: $version"
+fi
+
+# Every applet of --list is in --help, with its summary.
+help=$("$kit" --help)
+status=$?
+missing=
+for a in $applets; do
+	echo "$help" | grep -Eq "^  $a +[^ ]" || missing="$missing $a"
+done
+if [ "$status" -eq 0 ] && [ -z "$missing" ] && echo "$help" | grep -q '^Usage: kit APPLET'; then
+	pass "--help: usage and every applet, exit 0"
+else
+	fail "--help: usage and every applet, exit 0" "status $status, missing:$missing"
+fi
+expect "kit alone is --help" 0 "$help" "$kit"
+expect "-h is --help" 0 "$help" "$kit" -h
+
+expect "--help mcled: its usage, exit 0" 0 "Usage: mcled" \
+	sh -c '"$1" --help mcled | cut -c 1-12 | head -n 1' sh "$kit"
+expect "APPLET --help is --help APPLET" 0 "$("$kit" --help mcled)" \
+	"$kit" mcled --help
+expect "APPLET -h is its --help" 0 "$("$kit" --help mcled)" "$kit" mcled -h
+
+expect_err "unknown applet: 127" 127 "^kit: applet not found: nosuch\$" \
+	"$kit" nosuch
+expect_err "--help of an unknown applet: 127" 127 \
+	"^kit: applet not found: nosuch\$" "$kit" --help nosuch
+
+# Exit statuses through die_usage() and die(), from the core and an applet.
+expect_err "core usage error: 2" 2 "^kit: --install takes \[-s\] DIR\$" \
+	"$kit" --install
+expect_err "core runtime error: 1" 1 \
+	"^kit: --install: $tmp/nosuch is not a directory\$" \
+	"$kit" --install "$tmp/nosuch"
+expect_err "applet usage error: 2, message starts with its name" 2 \
+	"^mcled: unknown option -x; see mcled --help\$" "$kit" mcled -x
+expect_err "applet runtime error: 1, message starts with its name" 1 \
+	"^mcled: no LED named 'x' in $tmp/class/leds\$" \
+	env KIT_SYSFS="$tmp" "$kit" mcled -l x get
+
+# --install: hard links by default, symbolic ones with -s.
+mkdir "$tmp/hard" "$tmp/soft"
+expect "--install DIR: silent, exit 0" 0 "" "$kit" --install "$tmp/hard"
+expect "--install -s DIR: silent, exit 0" 0 "" "$kit" --install -s "$tmp/soft"
+expect "--install DIR: a link per applet" 0 "$applets" \
+	sh -c 'ls "$1" | LC_ALL=C sort' sh "$tmp/hard"
+expect "--install -s DIR: a link per applet" 0 "$applets" \
+	sh -c 'ls "$1" | LC_ALL=C sort' sh "$tmp/soft"
+if [ "$tmp/hard/$first" -ef "$kit" ] && [ ! -L "$tmp/hard/$first" ]; then
+	pass "--install: hard links to kit"
+else
+	fail "--install: hard links to kit" "$(ls -li "$tmp/hard" "$kit")"
+fi
+expect "--install -s: symbolic links to kit's real path" 0 "$(realpath "$kit")" \
+	readlink "$tmp/soft/$first"
+for dir in hard soft; do
+	expect "dispatch through a $dir link: mcled --help" 0 \
+		"$("$kit" --help mcled)" "$tmp/$dir/mcled" --help
+	expect_err "dispatch through a $dir link: mcled runs" 1 \
+		"^mcled: no multicolor LED in $tmp/class/leds\$" \
+		env KIT_SYSFS="$tmp" "$tmp/$dir/mcled" get
+done
+expect "dispatch through a link found on PATH" 0 "$("$kit" --help mcled)" \
+	env PATH="$tmp/soft:$PATH" mcled --help
+
+# An existing file is left alone and reported; the others are linked.
+mkdir "$tmp/some"
+echo keep >"$tmp/some/$first"
+expect_err "--install: an existing file is reported" 0 \
+	"^kit: $tmp/some/$first exists, left alone\$" "$kit" --install -s "$tmp/some"
+expect "--install: the existing file is left alone" 0 "keep" cat "$tmp/some/$first"
+expect "--install: the others are linked" 0 "$applets" \
+	sh -c 'ls "$1" | LC_ALL=C sort' sh "$tmp/some"

@@ -1,0 +1,350 @@
+#!/bin/bash
+# mcled: its unit tests, then mcled against fake sysfs trees (KIT_SYSFS)
+# built here.  Every refusal is checked for its exact message, its exit
+# status, and that no file of the tree changed.  The real kernel's side is
+# tests/guest/mcled.sh, in the VMs.
+. "$TESTS/lib.sh"
+
+if [ -x "$O/mcled_unit" ]; then
+	"$O/mcled_unit" || echo "FAIL: mcled_unit exited with status $?"
+else
+	fail "mcled_unit" "$O/mcled_unit is missing: make unit"
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; t_cleanup' EXIT
+chmod 755 "$tmp"	# the permission tests run as nobody
+SYS=$tmp/sys
+LEDS=$SYS/class/leds
+
+# mkled NAME COLORS INTENSITIES BRIGHTNESS MAX_BRIGHTNESS: a multicolor
+# LED laid out as sysfs has it, a device directory behind a class link.
+mkled() {
+	mkled_dev=$SYS/devices/platform/leds/$1
+	mkdir -p "$mkled_dev" "$LEDS"
+	echo "$2" >"$mkled_dev/multi_index"
+	echo "$3" >"$mkled_dev/multi_intensity"
+	echo "$4" >"$mkled_dev/brightness"
+	echo "$5" >"$mkled_dev/max_brightness"
+	ln -s "../../devices/platform/leds/$1" "$LEDS/$1"
+}
+
+# A monochrome LED: no multi_* files.
+mkmono() {
+	mkdir -p "$LEDS/$1"
+	echo 0 >"$LEDS/$1/brightness"
+	echo 1 >"$LEDS/$1/max_brightness"
+}
+
+# One multicolor LED, the document's example, and a monochrome one.
+tree_one() {
+	rm -rf "$SYS"
+	mkled multicolor:status "green blue red" "43 226 138" 128 255
+	mkmono input0::capslock
+}
+
+# Six multicolor LEDs: keys of an RGB keyboard, an RGBW light with
+# max_brightness 100, a LED with a color 6.1-6.6 kernels print as (null).
+tree_many() {
+	tree_one
+	mkled rgbw:light "red green blue white" "1 2 3 77" 100 100
+	mkled null:led "red (null)" "5 6" 255 255
+	for key in 1 2 3; do
+		mkled rgb:kbd_backlight_$key "red green blue" "0 0 0" 0 255
+	done
+}
+
+mcled() { KIT_SYSFS=$SYS "$KIT" mcled "$@"; }
+intensity() { cat "$LEDS/$1/multi_intensity"; }
+brightness() { cat "$LEDS/$1/brightness"; }
+
+# Every file of the tree with its contents.
+tree_state() {
+	(cd "$SYS" && find . -type f | sort | while read -r f; do
+		echo "$f: $(cat "$f")"
+	done)
+}
+
+# refuse NAME STATUS MESSAGE CMD...: CMD fails with STATUS and exactly
+# MESSAGE on stderr, and leaves every file of the tree as it was.
+refuse() {
+	refuse_name=$1 refuse_status=$2
+	refuse_pattern="^$(printf '%s' "$3" | sed 's/[][\.*^$+?(){}|]/\\&/g')\$"
+	shift 3
+	refuse_before=$(tree_state)
+	expect_err "$refuse_name" "$refuse_status" "$refuse_pattern" "$@"
+	if [ "$(tree_state)" = "$refuse_before" ]; then
+		pass "$refuse_name: nothing changed"
+	else
+		fail "$refuse_name: nothing changed" "$(tree_state)"
+	fi
+}
+
+# --- list and get -----------------------------------------------------
+
+tree_one
+expect "list is the default" 0 \
+	"multicolor:status: green=43 blue=226 red=138 brightness=128 max_brightness=255" \
+	mcled
+expect "list leaves out monochrome LEDs" 0 \
+	"multicolor:status: green=43 blue=226 red=138 brightness=128 max_brightness=255" \
+	mcled list
+expect "get, truncating kernel (6.5.2): green 21" 0 \
+"multicolor:status: brightness 128 of 255, values truncated
+  color      intensity  value
+  green             43     21
+  blue             226    113
+  red              138     69" env KIT_OSRELEASE=6.5.2 KIT_SYSFS="$SYS" "$KIT" mcled get
+expect "get, rounding kernel (6.6.0): green 22" 0 \
+"multicolor:status: brightness 128 of 255, values rounded to closest
+  color      intensity  value
+  green             43     22
+  blue             226    113
+  red              138     69" env KIT_OSRELEASE=6.6.0 KIT_SYSFS="$SYS" "$KIT" mcled get
+expect "get -l NAME, rounding stable kernel (6.1.53)" 0 \
+	"  green             43     22" \
+	sh -c 'KIT_OSRELEASE=6.1.53 KIT_SYSFS="$1" "$2" mcled -l multicolor:status get | grep green' \
+	sh "$SYS" "$KIT"
+expect "get, truncating stable kernel (6.1.52)" 0 \
+	"  green             43     21" \
+	sh -c 'KIT_OSRELEASE=6.1.52 KIT_SYSFS="$1" "$2" mcled get | grep green' \
+	sh "$SYS" "$KIT"
+
+# check_json NAME PYTHON-EXPRESSION CMD...: CMD prints JSON that python3
+# parses, and the expression on it (as d) is true.
+check_json() {
+	check_json_name=$1 check_json_expr=$2
+	shift 2
+	if "$@" | python3 -c "import json, sys; d = json.load(sys.stdin); sys.exit(0 if ($check_json_expr) else 1)"; then
+		pass "$check_json_name"
+	else
+		fail "$check_json_name" "$("$@")"
+	fi
+}
+
+check_json "list -j: valid JSON, all fields" \
+	'd == [{"name": "multicolor:status", "colors": ["green", "blue", "red"], "intensity": [43, 226, 138], "brightness": 128, "max_brightness": 255}]' \
+	mcled -j
+check_json "get -j: values and rounding (6.6)" \
+	'd[0]["values"] == [22, 113, 69] and d[0]["rounding"] == "closest" and d[0]["intensity"] == [43, 226, 138]' \
+	env KIT_OSRELEASE=6.6 KIT_SYSFS="$SYS" "$KIT" mcled -j get
+check_json "get -j: values and rounding (5.10)" \
+	'd[0]["values"] == [21, 113, 69] and d[0]["rounding"] == "truncate"' \
+	env KIT_OSRELEASE=5.10.209 KIT_SYSFS="$SYS" "$KIT" mcled -j get
+
+tree_many
+expect "list: every multicolor LED, sorted by name" 0 \
+"multicolor:status: green=43 blue=226 red=138 brightness=128 max_brightness=255
+null:led: red=5 (null)=6 brightness=255 max_brightness=255
+rgb:kbd_backlight_1: red=0 green=0 blue=0 brightness=0 max_brightness=255
+rgb:kbd_backlight_2: red=0 green=0 blue=0 brightness=0 max_brightness=255
+rgb:kbd_backlight_3: red=0 green=0 blue=0 brightness=0 max_brightness=255
+rgbw:light: red=1 green=2 blue=3 white=77 brightness=100 max_brightness=100" \
+	mcled list
+expect "list -l GLOB" 0 \
+"rgb:kbd_backlight_1: red=0 green=0 blue=0 brightness=0 max_brightness=255
+rgb:kbd_backlight_3: red=0 green=0 blue=0 brightness=0 max_brightness=255" \
+	mcled -l 'rgb:kbd_backlight_[!2]' list
+check_json "list -j: six LEDs, (null) kept as a name" \
+	'len(d) == 6 and d[1]["colors"] == ["red", "(null)"] and d[5]["max_brightness"] == 100' \
+	mcled -j list
+check_json "get -j -l GLOB: one entry per LED" \
+	'[x["name"] for x in d] == ["rgb:kbd_backlight_1", "rgb:kbd_backlight_2", "rgb:kbd_backlight_3"]' \
+	mcled -j -l 'rgb:*' get
+expect "get -l GLOB: a block per LED" 0 \
+"rgbw:light: brightness 100 of 100, values truncated
+  color      intensity  value
+  red                1      1
+  green              2      2
+  blue               3      3
+  white             77     77" \
+	env KIT_OSRELEASE=6.1.0 KIT_SYSFS="$SYS" "$KIT" mcled -l 'rgbw*' get
+
+rm -rf "$SYS"
+mkdir -p "$LEDS"
+mkmono input0::capslock
+expect "list with no multicolor LED: nothing" 0 "" mcled
+expect "list -j with no multicolor LED: []" 0 "[]" mcled -j
+expect_err "default sysfs root is /sys" 1 \
+	"^mcled: no LED named 'kit-test-no-such-led' in /sys/class/leds\$" \
+	env -u KIT_SYSFS "$KIT" mcled -l kit-test-no-such-led get
+
+# --- set --------------------------------------------------------------
+
+tree_one
+expect "set V1 V2 V3 (the only LED is the default)" 0 "" mcled set 1 2 3
+expect "set V1 V2 V3: written in multi_index order" 0 "1 2 3" \
+	intensity multicolor:status
+expect "set: decimal, 0x hex, leading-0 octal" 0 "43 226 138" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled set 0x2b 0342 138 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/multicolor:status/multi_intensity"
+expect "set COLOR=V: others keep their intensity" 0 "43 0 255" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled set red=255 blue=0 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/multicolor:status/multi_intensity"
+expect "set #RRGGBB: mapped through multi_index" 0 "43 226 138" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled set "#8A2BE2" && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/multicolor:status/multi_intensity"
+expect "set RRGGBB without #" 0 "128 0 255" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled set ff8000 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/multicolor:status/multi_intensity"
+expect "set leaves brightness alone" 0 "128" brightness multicolor:status
+expect "-b N alone" 0 "7" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -b 7 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/multicolor:status/brightness"
+expect "-b N alone leaves intensities alone" 0 "128 0 255" \
+	intensity multicolor:status
+expect "-b N% alone: 50% of 255 is 128" 0 "128" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -b 50% && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/multicolor:status/brightness"
+expect "-b with set, in one command" 0 "255
+1 2 3" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -b 100% set green=1 blue=2 red=3 && cat "$3/brightness" "$3/multi_intensity"' \
+	sh "$SYS" "$KIT" "$LEDS/multicolor:status"
+expect "set writes all intensities in one write()" 0 \
+	'write(3, "9 8 7\n", 6) = 6' \
+	sh -c 'KIT_SYSFS="$1" strace -e trace=write -e signal=none "$2" mcled set 9 8 7 2>&1 >/dev/null | grep -v "^+++" | sed "s/  *= / = /"' \
+	sh "$SYS" "$KIT"
+
+tree_many
+expect "set #RRGGBB scales to max_brightness, zeroes white" 0 "100 50 0 0" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -l rgbw:light set "#ff8000" && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/rgbw:light/multi_intensity"
+expect "set #RRGGBB COLOR=V: white named too" 0 "100 50 0 30" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -l rgbw:light set "#ff8000" white=30 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/rgbw:light/multi_intensity"
+expect "set #RRGGBB: (null) channel goes to 0" 0 "255 0" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -l null:led set "#ff0000" && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/null:led/multi_intensity"
+expect "set -l GLOB: every key of the keyboard" 0 "" \
+	mcled -l 'rgb:kbd_backlight_*' -b 50% set '#00ff00'
+for key in 1 2 3; do
+	expect "set -l GLOB: key $key color" 0 "0 255 0" \
+		intensity rgb:kbd_backlight_$key
+	expect "set -l GLOB: key $key brightness" 0 "128" \
+		brightness rgb:kbd_backlight_$key
+done
+expect "set -l GLOB: other LEDs untouched" 0 "43 226 138
+128
+100 50 0 30" \
+	cat "$LEDS/multicolor:status/multi_intensity" \
+	"$LEDS/multicolor:status/brightness" "$LEDS/rgbw:light/multi_intensity"
+expect "-b N% on a glob: per LED max_brightness" 0 "25
+64" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -l "rgb*" -b 25% && cat "$3/rgbw:light/brightness" "$3/rgb:kbd_backlight_1/brightness"' \
+	sh "$SYS" "$KIT" "$LEDS"
+
+# --- refusals ---------------------------------------------------------
+
+tree_one
+refuse "above max_brightness" 2 \
+	"mcled: multicolor:status: blue=256 is above max_brightness 255" \
+	mcled set 1 256 3
+refuse "COLOR=V above max_brightness" 2 \
+	"mcled: multicolor:status: red=256 is above max_brightness 255" \
+	mcled set red=0x100
+refuse "-b above max_brightness" 2 \
+	"mcled: multicolor:status: brightness 256 is above max_brightness 255" \
+	mcled -b 256
+refuse "-b above 100%" 2 \
+	"mcled: bad brightness '101%': give 0 to max_brightness, or 0% to 100%" \
+	mcled -b 101%
+refuse "too few values" 2 \
+	"mcled: multicolor:status: multi_intensity takes 3 values (green blue red), got 2" \
+	mcled set 1 2
+refuse "too many values" 2 \
+	"mcled: multicolor:status: multi_intensity takes 3 values (green blue red), got 4" \
+	mcled set 1 2 3 4
+refuse "unknown color name" 2 \
+	"mcled: unknown color 'purpel'; colors: white red green blue amber violet yellow ir multicolor rgb purple orange pink cyan lime" \
+	mcled set purpel=1
+refuse "color the LED does not have" 2 \
+	"mcled: multicolor:status has no white; its colors: green blue red" \
+	mcled set red=1 white=1
+refuse "missing LED" 1 \
+	"mcled: no LED named 'nosuch' in $LEDS" \
+	mcled -l nosuch set 1 2 3
+refuse "glob that matches no LED" 1 \
+	"mcled: no LED matches 'nosuch*' in $LEDS" \
+	mcled -l 'nosuch*' get
+refuse "LED that is not multicolor" 1 \
+	"mcled: input0::capslock is not a multicolor LED (no multi_index)" \
+	mcled -l input0::capslock set 1 2 3
+refuse "glob that matches no multicolor LED" 1 \
+	"mcled: no multicolor LED matches 'input*' in $LEDS" \
+	mcled -l 'input*' -b 1
+refuse "bad value" 2 \
+	"mcled: bad value '12a': give 0 to max_brightness, in decimal, 0x hex or 0 octal" \
+	mcled set 1 12a 3
+refuse "negative value" 2 \
+	"mcled: bad value 'red=-1': give 0 to max_brightness, in decimal, 0x hex or 0 octal" \
+	mcled set red=-1
+refuse "bad #RRGGBB" 2 \
+	"mcled: bad color '#12345': give #RRGGBB, six hex digits" \
+	mcled set '#12345'
+refuse "two #RRGGBB" 2 "mcled: one #RRGGBB at a time: #ffffff and 000000" \
+	mcled set '#ffffff' 000000
+refuse "positional mixed with COLOR=V" 2 \
+	"mcled: give all values in order, or COLOR=V and #RRGGBB, not both" \
+	mcled set 1 2 red=3
+refuse "color given twice" 2 "mcled: red given twice" \
+	mcled set red=1 red=2
+refuse "set without values" 2 \
+	"mcled: set needs values: V1 ... Vn, COLOR=V ... or #RRGGBB" \
+	mcled set
+refuse "-j with set" 2 "mcled: -j goes with list and get" mcled -j set 1 2 3
+refuse "-b with get" 2 "mcled: -b goes with set, or alone" mcled -b 1 get
+refuse "get with arguments" 2 "mcled: get takes no arguments" mcled get red
+refuse "unknown command" 2 "mcled: unknown command 'show': list, get or set" \
+	mcled show
+refuse "unknown option" 2 "mcled: unknown option -x; see mcled --help" \
+	mcled -x
+refuse "option without its argument" 2 \
+	"mcled: -l needs an argument; see mcled --help" mcled -l
+refuse "-l with a path" 2 \
+	"mcled: -l takes a LED name or glob, not a path: ../x" mcled -l ../x get
+
+tree_many
+refuse "several LEDs, no -l: get" 2 \
+	"mcled: 6 multicolor LEDs; choose one with -l NAME (multicolor:status, null:led, rgb:kbd_backlight_1, rgb:kbd_backlight_2, ...)" \
+	mcled get
+refuse "several LEDs, no -l: set" 2 \
+	"mcled: 6 multicolor LEDs; choose one with -l NAME (multicolor:status, null:led, rgb:kbd_backlight_1, rgb:kbd_backlight_2, ...)" \
+	mcled set 1 2 3
+refuse "glob: the last LED refuses, none is written" 2 \
+	"mcled: rgbw:light: red=255 is above max_brightness 100" \
+	mcled -l '*' set red=255
+refuse "glob: one LED has another number of colors" 2 \
+	"mcled: rgbw:light: multi_intensity takes 4 values (red green blue white), got 3" \
+	mcled -l 'rgb*' set 1 2 3
+refuse "#RRGGBB on a LED without blue" 2 \
+	"mcled: null:led has no blue for #0000ff; its colors: red (null)" \
+	mcled -l null:led set '#0000ff'
+refuse "(null) cannot be named" 2 \
+	"mcled: unknown color '(null)'; colors: white red green blue amber violet yellow ir multicolor rgb purple orange pink cyan lime" \
+	mcled -l null:led set '(null)=1'
+rm -rf "$SYS"
+mkdir -p "$LEDS"
+refuse "no multicolor LED at all" 1 "mcled: no multicolor LED in $LEDS" \
+	mcled get
+
+# Permission: root writes anything, so these run as nobody.
+tree_many
+cp "$KIT" "$tmp/kit"
+chmod 755 "$tmp/kit"
+as_nobody() {
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env KIT_SYSFS="$SYS" "$tmp/kit" mcled "$@"
+}
+refuse "no permission: multi_intensity" 1 \
+	"mcled: need root or write access to $LEDS/multicolor:status/multi_intensity" \
+	as_nobody -l multicolor:status set 1 2 3
+refuse "no permission: brightness" 1 \
+	"mcled: need root or write access to $LEDS/multicolor:status/brightness" \
+	as_nobody -l multicolor:status -b 1
+chmod 666 "$SYS"/devices/platform/leds/rgb:kbd_backlight_[12]/*
+refuse "no permission on one key of three: none is written" 1 \
+	"mcled: need root or write access to $LEDS/rgb:kbd_backlight_3/multi_intensity" \
+	as_nobody -l 'rgb:kbd*' set 1 2 3
+expect "with write access, nobody may set" 0 "4 5 6" \
+	sh -c 'setpriv --reuid=65534 --regid=65534 --clear-groups env KIT_SYSFS="$1" "$2" mcled -l rgb:kbd_backlight_1 set 4 5 6 && cat "$3"' \
+	sh "$SYS" "$tmp/kit" "$LEDS/rgb:kbd_backlight_1/multi_intensity"
