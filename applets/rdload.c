@@ -1,0 +1,1380 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rdload: load a RAM-disk image as the kernel's rd_load_image() does, from
+ * userspace: identify it at the start block the way identify_ramdisk_image()
+ * does, decompress whatever the kernel decompresses, write it into /dev/ramN
+ * (or any block device), and bring back multi-volume images (Linux 5.9 took
+ * them out of the kernel).
+ *
+ * The image is a stream of volumes read one after another; identification
+ * reads its head, the loader replays that head and goes on.  The output
+ * goes through one big buffer whose first bytes are identified again (the
+ * filesystem inside a compressed image) before anything is written, so a
+ * target that is too small is refused up front.  Input and output are
+ * callbacks: the fuzz target (tests/rdload_fuzz.c) drives the same code
+ * from memory.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+#include <linux/fs.h>
+
+#include <bzlib.h>
+#include <lz4.h>
+#include <lzma.h>
+#include <lzo/lzo1x.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "kit.h"
+
+static const char usage[] =
+"Usage: rdload -i [-s START] IMAGE...\n"
+"       rdload [-s START] [-o TARGET] [-f] [-q] [--verify] [--prompt] IMAGE...\n"
+"Find a RAM-disk image as the kernel does (gzip, bzip2, lzma, xz, lzo, lz4,\n"
+"zstd; romfs, cramfs, squashfs, minix, ext2/3/4) and load it into a RAM disk.\n"
+"Several IMAGEs are volumes of one image, read one after another.\n"
+"\n"
+"  -i          identify only: what the kernel finds, and the image's size\n"
+"  -s START    the image starts at block START (1 KiB blocks) of the first\n"
+"              IMAGE, as ramdisk_start= (default 0)\n"
+"  -o TARGET   block device to load (default /dev/ram0; a missing /dev/ramN\n"
+"              is created as the kernel does: mknod b 1 N)\n"
+"  -f          TARGET may be a regular file: created when missing, written\n"
+"              from its start, never truncated\n"
+"  -q          quiet: errors only\n"
+"  --verify    read TARGET back and compare\n"
+"  --prompt    wait for ENTER before each further volume (a changed medium)\n"
+"IMAGE - is standard input.  Reports go to stdout, errors to stderr.\n";
+
+KIT_APPLET(rdload, "load a RAM-disk image into /dev/ramN as the kernel does",
+	   usage);
+
+#define BLOCK		1024		/* the kernel's BLOCK_SIZE: KiB */
+#define HEAD_SIZE	(3 * 512)	/* identification looks at no more */
+#define OUT_SIZE	(8 << 20)	/* one write; the biggest lz4 block */
+#define IN_CHUNK	(1 << 20)	/* one read of compressed data */
+#define IN_SIZE		LZ4_COMPRESSBOUND(OUT_SIZE)
+#define STOP		1		/* head seen, -i wants no more */
+
+struct load;
+
+/* A compressed format: the kernel's magic, its name, kit's decoder. */
+struct format {
+	unsigned char magic[2];
+	const char *name;
+	int (*decompress)(struct load *ld);
+};
+
+/* What identification found: a compressed format or a filesystem. */
+struct ident {
+	const struct format *format;
+	const char *fs;
+	uint64_t kib;			/* the kernel's nblocks */
+};
+
+struct load {
+	/* Input: > 0 bytes, 0 at the end of the last volume, -1 error. */
+	ssize_t (*read)(struct load *ld, void *buf, size_t len);
+	/* Output, sequential from offset 0: bytes written (short: error). */
+	ssize_t (*write)(struct load *ld, const void *buf, size_t len);
+	/* Gives an unsized target (zram) its size; may be NULL. */
+	int (*resize)(struct load *ld, uint64_t bytes);
+	void *in_ctx, *out_ctx;
+
+	uint64_t capacity;		/* bytes the target holds */
+	uint64_t written;		/* the only region that changed */
+	unsigned char head[HEAD_SIZE];	/* read for identification */
+	size_t head_len, head_pos;	/* replayed before further reads */
+	unsigned char *in, *out;	/* IN_SIZE and OUT_SIZE bytes */
+	size_t fill;			/* decompressed bytes in out */
+
+	struct ident id;
+	uint64_t image_kib;		/* 0: unknown */
+	bool head_checked, head_only, quiet, progress, verify;
+	uLong crc;			/* of what was written, for --verify */
+	char error[512];		/* the first error */
+};
+
+/* Tests lower it: liblzma allocates the dictionary the header asks for. */
+static uint64_t lzma_memlimit = UINT64_MAX;
+
+static int fail(struct load *ld, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct load *ld, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ld->error[0])
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(ld->error, sizeof(ld->error), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static void say(struct load *ld, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void say(struct load *ld, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ld->quiet)
+		return;
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+static uint16_t get_le16(const unsigned char *p)
+{
+	return p[0] | p[1] << 8;
+}
+
+static uint32_t get_le32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static uint32_t get_be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | p[1] << 16 | p[2] << 8 | p[3];
+}
+
+/* The kernel reads minix and cramfs fields in the CPU's byte order. */
+static uint16_t get_host16(const unsigned char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint32_t get_host32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint64_t bytes_to_kib(uint64_t bytes)
+{
+	return bytes / BLOCK + (bytes % BLOCK != 0);
+}
+
+/* value << shift, saturated: sizes come from untrusted superblocks. */
+static uint64_t shift_kib(uint64_t value, unsigned int shift)
+{
+	if (shift >= 64 || value > UINT64_MAX >> shift)
+		return UINT64_MAX;
+	return value << shift;
+}
+
+/* ---- Identification, in identify_ramdisk_image()'s order ---- */
+
+static int gunzip(struct load *ld);
+static int bunzip2(struct load *ld);
+static int unlzma(struct load *ld);
+static int unxz(struct load *ld);
+static int unlzo(struct load *ld);
+static int unlz4(struct load *ld);
+static int unzstd(struct load *ld);
+
+/* lib/decompress.c's table; 1f 9e (old gzip) is found but not inflated. */
+static const struct format formats[] = {
+	{ { 0x1f, 0x8b }, "gzip", gunzip },
+	{ { 0x1f, 0x9e }, "gzip", gunzip },
+	{ { 0x42, 0x5a }, "bzip2", bunzip2 },
+	{ { 0x5d, 0x00 }, "lzma", unlzma },
+	{ { 0xfd, 0x37 }, "xz", unxz },
+	{ { 0x89, 0x4c }, "lzo", unlzo },
+	{ { 0x02, 0x21 }, "lz4", unlz4 },
+	{ { 0x28, 0xb5 }, "zstd", unzstd },
+};
+
+#define CRAMFS_MAGIC	0x28cd3d45
+#define SQUASHFS_MAGIC	0x73717368
+#define MINIX_MAGIC	0x137f
+#define MINIX_MAGIC2	0x138f
+#define EXT2_MAGIC	0xef53
+
+static bool found_fs(struct ident *id, const char *fs, uint64_t kib)
+{
+	id->fs = fs;
+	id->kib = kib;
+	return true;
+}
+
+static bool identify_cramfs(const unsigned char *sb, struct ident *id)
+{
+	if (get_host32(sb) != CRAMFS_MAGIC)
+		return false;
+	return found_fs(id, "cramfs", bytes_to_kib(get_host32(sb + 4)));
+}
+
+/*
+ * The filesystems, at 0 of head (HEAD_SIZE bytes from the start block):
+ * romfs, cramfs, squashfs, cramfs padded by 512, then minix and ext2 in
+ * the next KiB.  Sizes in KiB, as the kernel computes them.
+ */
+static bool identify_fs(const unsigned char *head, struct ident *id)
+{
+	const unsigned char *sb = head + BLOCK;
+	uint64_t squashfs_bytes;
+
+	memset(id, 0, sizeof(*id));
+	if (!memcmp(head, "-rom1fs-", 8))
+		return found_fs(id, "romfs", bytes_to_kib(get_be32(head + 8)));
+	if (identify_cramfs(head, id))
+		return true;
+	if (get_le32(head) == SQUASHFS_MAGIC) {
+		squashfs_bytes = get_le32(head + 40) |
+				 (uint64_t)get_le32(head + 44) << 32;
+		return found_fs(id, "squashfs", bytes_to_kib(squashfs_bytes));
+	}
+	if (identify_cramfs(head + 512, id))
+		return true;
+	if (get_host16(sb + 16) == MINIX_MAGIC ||
+	    get_host16(sb + 16) == MINIX_MAGIC2)
+		return found_fs(id, "Minix", shift_kib(get_host16(sb + 2),
+						       get_host16(sb + 10)));
+	if (get_le16(sb + 0x38) == EXT2_MAGIC && get_le32(sb + 4))
+		return found_fs(id, "ext2", shift_kib(get_le32(sb + 4),
+						      get_le32(sb + 0x18)));
+	return false;
+}
+
+static bool identify(const unsigned char *head, struct ident *id)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		if (!memcmp(head, formats[i].magic, 2)) {
+			memset(id, 0, sizeof(*id));
+			id->format = &formats[i];
+			return true;
+		}
+	}
+	return identify_fs(head, id);
+}
+
+/* ---- Input: the head replayed, then the reader ---- */
+
+static ssize_t ld_read(struct load *ld, void *buf, size_t len)
+{
+	size_t n = ld->head_len - ld->head_pos;
+
+	if (!n)
+		return ld->read(ld, buf, len);
+	if (n > len)
+		n = len;
+	memcpy(buf, ld->head + ld->head_pos, n);
+	ld->head_pos += n;
+	return n;
+}
+
+/* Reads len bytes unless the image ends first; -1 on error. */
+static ssize_t ld_read_full(struct load *ld, void *buf, size_t len)
+{
+	size_t done = 0;
+	ssize_t n;
+
+	while (done < len) {
+		n = ld_read(ld, (char *)buf + done, len - done);
+		if (n < 0)
+			return -1;
+		if (!n)
+			break;
+		done += n;
+	}
+	return done;
+}
+
+/* The first bytes, as the kernel reads them: 0xe5 past the end. */
+static int read_head(struct load *ld)
+{
+	ssize_t n;
+
+	memset(ld->head, 0xe5, sizeof(ld->head));
+	n = ld_read_full(ld, ld->head, sizeof(ld->head));
+	if (n < 0)
+		return -1;
+	ld->head_len = n;
+	ld->head_pos = 0;
+	return 0;
+}
+
+static int fail_eof(struct load *ld)
+{
+	return fail(ld, "RAMDISK: EOF while reading compressed data: the %s "
+		    "image is truncated", ld->id.format->name);
+}
+
+/* Reads exactly len bytes of compressed data; EOF is an error. */
+static int read_exact(struct load *ld, void *buf, size_t len)
+{
+	ssize_t n = ld_read_full(ld, buf, len);
+
+	if (n < 0)
+		return -1;
+	return (size_t)n < len ? fail_eof(ld) : 0;
+}
+
+/* ---- Output: one big buffer, checked before the first write ---- */
+
+/*
+ * Before anything is written: the size the image will have, when known,
+ * must fit; an unsized target (zram) gets that size.
+ */
+static int fit_target(struct load *ld, uint64_t kib)
+{
+	if (!ld->capacity && ld->resize) {
+		if (!kib)
+			return fail(ld, "the size of the %s image is not known "
+				    "before decompressing it: give the zram "
+				    "device a disksize first",
+				    ld->id.format->name);
+		if (ld->resize(ld, kib * BLOCK))
+			return -1;
+	}
+	if (kib > ld->capacity / BLOCK)
+		return fail(ld, "RAMDISK: image too big! (%lluKiB/%lluKiB)",
+			    (unsigned long long)kib,
+			    (unsigned long long)(ld->capacity / BLOCK));
+	return 0;
+}
+
+/* The decompressed head, identified as the kernel would a plain image. */
+static int check_head(struct load *ld)
+{
+	unsigned char head[HEAD_SIZE];
+	struct ident fs;
+
+	ld->head_checked = true;
+	memset(head, 0xe5, sizeof(head));
+	memcpy(head, ld->out, ld->fill < HEAD_SIZE ? ld->fill : HEAD_SIZE);
+	if (identify_fs(head, &fs)) {
+		ld->image_kib = fs.kib;
+		say(ld, "RAMDISK: %s filesystem found in the %s image", fs.fs,
+		    ld->id.format->name);
+	}
+	if (ld->head_only)
+		return STOP;
+	return fit_target(ld, ld->image_kib);
+}
+
+static void show_progress(struct load *ld)
+{
+	if (ld->progress)
+		fprintf(stderr, "\rRAMDISK: %llu MiB loaded",
+			(unsigned long long)(ld->written >> 20));
+}
+
+static int out_flush(struct load *ld)
+{
+	ssize_t n;
+	int ret;
+
+	if (!ld->head_checked && (ret = check_head(ld)))
+		return ret;
+	if (!ld->fill)
+		return 0;
+	if (ld->fill > ld->capacity - ld->written)
+		return fail(ld, "RAMDISK: image too big! (more than "
+			    "%lluKiB/%lluKiB)",
+			    (unsigned long long)bytes_to_kib(ld->written +
+							      ld->fill),
+			    (unsigned long long)(ld->capacity / BLOCK));
+	if (ld->verify)
+		ld->crc = crc32_z(ld->crc, ld->out, ld->fill);
+	n = ld->write(ld, ld->out, ld->fill);
+	if (n > 0)
+		ld->written += n;
+	if ((size_t)n != ld->fill)
+		return fail(ld, "RAMDISK: incomplete write (%zd != %zu)%s%s",
+			    n, ld->fill, n < 0 ? ": " : "",
+			    n < 0 ? strerror(errno) : "");
+	ld->fill = 0;
+	show_progress(ld);
+	return 0;
+}
+
+/* Room for at least need more bytes, flushing when short of it. */
+static int out_reserve(struct load *ld, size_t need, unsigned char **out)
+{
+	int ret;
+
+	if (OUT_SIZE - ld->fill < need && (ret = out_flush(ld)))
+		return ret;
+	*out = ld->out + ld->fill;
+	return 0;
+}
+
+/* n more bytes decompressed at out + fill. */
+static int out_commit(struct load *ld, size_t n)
+{
+	ld->fill += n;
+	if (!ld->head_checked && ld->fill >= HEAD_SIZE)
+		return check_head(ld);
+	if (ld->fill == OUT_SIZE)
+		return out_flush(ld);
+	return 0;
+}
+
+/* ---- Streaming decoders: zlib, libbz2, liblzma, libzstd ---- */
+
+/*
+ * One step of a library's decoder: consumes from *in, writes at most
+ * *out_len bytes to out and sets *out_len to their number.  Returns 1 at
+ * the end of the stream, 0 to go on, -1 on error (ld->error set).
+ */
+struct codec {
+	int (*init)(struct load *ld, void **state);
+	int (*step)(struct load *ld, void *state, const unsigned char **in,
+		    size_t *in_len, unsigned char *out, size_t *out_len);
+	void (*end)(void *state);
+};
+
+/*
+ * Feeds the decoder until its stream ends.  More input is read only when
+ * the decoder used all it had and did not fill the output: a full output
+ * may mean it holds more to give without reading.
+ */
+static int decode_stream(struct load *ld, const struct codec *codec)
+{
+	const unsigned char *in = NULL;
+	size_t in_len = 0, room, n;
+	bool out_full = false;
+	unsigned char *out;
+	void *state;
+	ssize_t got;
+	int ret, done = 0;
+
+	if (codec->init(ld, &state))
+		return -1;
+	do {
+		if (!in_len && !out_full) {
+			got = ld_read(ld, ld->in, IN_CHUNK);
+			if (got <= 0) {
+				ret = got ? -1 : fail_eof(ld);
+				break;
+			}
+			in = ld->in;
+			in_len = got;
+		}
+		ret = out_reserve(ld, 1, &out);
+		if (ret)
+			break;
+		room = n = OUT_SIZE - ld->fill;
+		done = codec->step(ld, state, &in, &in_len, out, &n);
+		if (done < 0) {
+			ret = -1;
+			break;
+		}
+		out_full = n == room;
+		ret = out_commit(ld, n);
+	} while (!ret && !done);
+	codec->end(state);
+	return ret;
+}
+
+static int gzip_init(struct load *ld, void **state)
+{
+	z_stream *zs = calloc(1, sizeof(*zs));
+
+	/* The kernel finds 1f 9e but its gunzip() refuses it. */
+	if (ld->head[1] != 0x8b) {
+		free(zs);
+		return fail(ld, "RAMDISK: not a gzip file: 1f 9e is the old "
+			    "gzip magic, which the kernel finds but does not "
+			    "decompress either");
+	}
+	/* 16 + MAX_WBITS: a gzip member, its CRC checked. */
+	if (!zs || inflateInit2(zs, 16 + MAX_WBITS) != Z_OK) {
+		free(zs);
+		return fail(ld, "out of memory for the gzip decoder");
+	}
+	*state = zs;
+	return 0;
+}
+
+static int gzip_step(struct load *ld, void *state, const unsigned char **in,
+		     size_t *in_len, unsigned char *out, size_t *out_len)
+{
+	z_stream *zs = state;
+	int ret;
+
+	zs->next_in = (unsigned char *)*in;
+	zs->avail_in = *in_len;
+	zs->next_out = out;
+	zs->avail_out = *out_len;
+	ret = inflate(zs, Z_NO_FLUSH);
+	*in = zs->next_in;
+	*in_len = zs->avail_in;
+	*out_len -= zs->avail_out;
+	if (ret == Z_STREAM_END)
+		return 1;
+	if (ret == Z_OK)
+		return 0;
+	return fail(ld, "RAMDISK: gzip data corrupt (%s)",
+		    zs->msg ? zs->msg : zError(ret));
+}
+
+static void gzip_end(void *state)
+{
+	inflateEnd(state);
+	free(state);
+}
+
+static const struct codec gzip_codec = { gzip_init, gzip_step, gzip_end };
+
+static int gunzip(struct load *ld)
+{
+	return decode_stream(ld, &gzip_codec);
+}
+
+static int bzip2_init(struct load *ld, void **state)
+{
+	bz_stream *bz = calloc(1, sizeof(*bz));
+
+	if (!bz || BZ2_bzDecompressInit(bz, 0, 0) != BZ_OK) {
+		free(bz);
+		return fail(ld, "out of memory for the bzip2 decoder");
+	}
+	*state = bz;
+	return 0;
+}
+
+static int bzip2_step(struct load *ld, void *state, const unsigned char **in,
+		      size_t *in_len, unsigned char *out, size_t *out_len)
+{
+	bz_stream *bz = state;
+	int ret;
+
+	bz->next_in = (char *)*in;
+	bz->avail_in = *in_len;
+	bz->next_out = (char *)out;
+	bz->avail_out = *out_len;
+	ret = BZ2_bzDecompress(bz);
+	*in = (const unsigned char *)bz->next_in;
+	*in_len = bz->avail_in;
+	*out_len -= bz->avail_out;
+	if (ret == BZ_STREAM_END)
+		return 1;
+	if (ret == BZ_OK)
+		return 0;
+	return fail(ld, "RAMDISK: bzip2 data corrupt (libbz2 error %d)", ret);
+}
+
+static void bzip2_end(void *state)
+{
+	BZ2_bzDecompressEnd(state);
+	free(state);
+}
+
+static const struct codec bzip2_codec = { bzip2_init, bzip2_step, bzip2_end };
+
+static int bunzip2(struct load *ld)
+{
+	return decode_stream(ld, &bzip2_codec);
+}
+
+/* xz: one .xz stream; lzma: the legacy "alone" format the kernel reads. */
+static int lzma_init(struct load *ld, void **state)
+{
+	lzma_stream *xz = malloc(sizeof(*xz));
+	lzma_ret ret;
+
+	if (!xz)
+		return fail(ld, "out of memory for the %s decoder",
+			    ld->id.format->name);
+	*xz = (lzma_stream)LZMA_STREAM_INIT;
+	if (ld->id.format->decompress == unxz)
+		ret = lzma_stream_decoder(xz, lzma_memlimit, 0);
+	else
+		ret = lzma_alone_decoder(xz, lzma_memlimit);
+	if (ret != LZMA_OK) {
+		free(xz);
+		return fail(ld, "out of memory for the %s decoder",
+			    ld->id.format->name);
+	}
+	*state = xz;
+	return 0;
+}
+
+static const char *lzma_error(lzma_ret ret)
+{
+	switch (ret) {
+	case LZMA_MEM_ERROR:
+		return "out of memory";
+	case LZMA_MEMLIMIT_ERROR:
+		return "needs too much memory";
+	case LZMA_FORMAT_ERROR:
+		return "not in the format";
+	case LZMA_OPTIONS_ERROR:
+		return "unsupported options";
+	default:
+		return "data corrupt";
+	}
+}
+
+static int lzma_step(struct load *ld, void *state, const unsigned char **in,
+		     size_t *in_len, unsigned char *out, size_t *out_len)
+{
+	lzma_stream *xz = state;
+	lzma_ret ret;
+
+	xz->next_in = *in;
+	xz->avail_in = *in_len;
+	xz->next_out = out;
+	xz->avail_out = *out_len;
+	ret = lzma_code(xz, LZMA_RUN);
+	*in = xz->next_in;
+	*in_len = xz->avail_in;
+	*out_len -= xz->avail_out;
+	if (ret == LZMA_STREAM_END)
+		return 1;
+	if (ret == LZMA_OK)
+		return 0;
+	return fail(ld, "RAMDISK: %s %s (liblzma error %d)",
+		    ld->id.format->name, lzma_error(ret), ret);
+}
+
+static void lzma_free(void *state)
+{
+	lzma_end(state);
+	free(state);
+}
+
+static const struct codec lzma_codec = { lzma_init, lzma_step, lzma_free };
+
+static int unlzma(struct load *ld)
+{
+	return decode_stream(ld, &lzma_codec);
+}
+
+static int unxz(struct load *ld)
+{
+	return decode_stream(ld, &lzma_codec);
+}
+
+static int zstd_init(struct load *ld, void **state)
+{
+	ZSTD_DStream *zs = ZSTD_createDStream();
+
+	if (!zs)
+		return fail(ld, "out of memory for the zstd decoder");
+	*state = zs;
+	return 0;
+}
+
+static int zstd_step(struct load *ld, void *state, const unsigned char **in,
+		     size_t *in_len, unsigned char *out, size_t *out_len)
+{
+	ZSTD_inBuffer src = { *in, *in_len, 0 };
+	ZSTD_outBuffer dst = { out, *out_len, 0 };
+	size_t ret;
+
+	ret = ZSTD_decompressStream(state, &dst, &src);
+	*in += src.pos;
+	*in_len -= src.pos;
+	*out_len = dst.pos;
+	if (ZSTD_isError(ret))
+		return fail(ld, "RAMDISK: zstd data corrupt (%s)",
+			    ZSTD_getErrorName(ret));
+	return ret == 0;	/* 0: the frame is complete */
+}
+
+static void zstd_end(void *state)
+{
+	ZSTD_freeDStream(state);
+}
+
+static const struct codec zstd_codec = { zstd_init, zstd_step, zstd_end };
+
+static int unzstd(struct load *ld)
+{
+	return decode_stream(ld, &zstd_codec);
+}
+
+/* ---- Block decoders: the lz4 legacy frame and the lzop file ---- */
+
+#define LZ4_LEGACY_MAGIC	0x184c2102
+#define LZ4_LEGACY_BLOCK	(8 << 20)
+
+/*
+ * Magic, then blocks: LE32 compressed size and the data, each block at
+ * most 8 MiB decompressed.  A repeated magic starts another frame (cat of
+ * two files); the end of the image or a zero size (padding) ends it.
+ */
+static int unlz4(struct load *ld)
+{
+	unsigned char word[4], *out;
+	uint32_t size;
+	ssize_t n;
+	int ret;
+
+	ret = read_exact(ld, word, 4);
+	if (ret)
+		return ret;
+	if (get_le32(word) != LZ4_LEGACY_MAGIC)
+		return fail(ld, "RAMDISK: lz4: invalid header: the kernel reads "
+			    "the legacy frame format only (lz4 -l)");
+	for (;;) {
+		n = ld_read_full(ld, word, 4);
+		if (n < 0)
+			return -1;
+		if (n > 0 && n < 4)
+			return fail_eof(ld);
+		size = n ? get_le32(word) : 0;
+		if (!size)
+			return 0;
+		if (size == LZ4_LEGACY_MAGIC)
+			continue;
+		if (size > IN_SIZE)
+			return fail(ld, "RAMDISK: lz4 data corrupt (a block of "
+				    "%u bytes)", size);
+		ret = read_exact(ld, ld->in, size);
+		if (!ret)
+			ret = out_reserve(ld, LZ4_LEGACY_BLOCK, &out);
+		if (ret)
+			return ret;
+		n = LZ4_decompress_safe((char *)ld->in, (char *)out, size,
+					LZ4_LEGACY_BLOCK);
+		if (n < 0)
+			return fail(ld, "RAMDISK: lz4 data corrupt");
+		ret = out_commit(ld, n);
+		if (ret)
+			return ret;
+	}
+}
+
+/* lzop's header flags that matter here. */
+#define LZOP_ADLER32_D		0x0001
+#define LZOP_ADLER32_C		0x0002
+#define LZOP_EXTRA_FIELD	0x0040
+#define LZOP_CRC32_D		0x0100
+#define LZOP_CRC32_C		0x0200
+#define LZOP_FILTER		0x0800
+#define LZOP_HEADER_CRC32	0x1000
+
+struct lzop_header {
+	unsigned char buf[9 + 22 + 255 + 4];
+	size_t len;
+	uint32_t flags;
+};
+
+/* Appends n header bytes; returns where they are. */
+static unsigned char *lzop_take(struct load *ld, struct lzop_header *h,
+				size_t n)
+{
+	unsigned char *p = h->buf + h->len;
+
+	if (read_exact(ld, p, n))
+		return NULL;
+	h->len += n;
+	return p;
+}
+
+static int lzop_skip(struct load *ld, uint32_t len)
+{
+	size_t n;
+
+	for (; len; len -= n) {
+		n = len < IN_CHUNK ? len : IN_CHUNK;
+		if (read_exact(ld, ld->in, n))
+			return -1;
+	}
+	return 0;
+}
+
+static uint32_t lzop_checksum(bool crc, const unsigned char *p, size_t len)
+{
+	return crc ? crc32_z(0, p, len) : adler32_z(1, p, len);
+}
+
+/*
+ * The lzop file header, as lzop writes it: magic, version, library
+ * version, [version needed, ] method, [level, ] flags, [filter, ] mode,
+ * mtime, [mtime high, ] name, checksum, [extra field].
+ */
+static int lzop_read_header(struct load *ld, struct lzop_header *h)
+{
+	static const unsigned char magic[9] = {
+		0x89, 0x4c, 0x5a, 0x4f, 0x00, 0x0d, 0x0a, 0x1a, 0x0a };
+	unsigned char *p, method;
+	bool new_format;
+	uint32_t sum;
+
+	if (!(p = lzop_take(ld, h, 9 + 4)))
+		return -1;
+	if (memcmp(p, magic, 9))
+		return fail(ld, "RAMDISK: lzo: invalid header (not lzop)");
+	new_format = (p[9] << 8 | p[10]) >= 0x0940;
+	if (!(p = lzop_take(ld, h, new_format ? 4 + 4 : 1 + 4)))
+		return -1;
+	method = p[new_format ? 2 : 0];
+	h->flags = get_be32(p + (new_format ? 4 : 1));
+	if (method < 1 || method > 3)
+		return fail(ld, "RAMDISK: lzo: method %u is not LZO1X", method);
+	if (h->flags & LZOP_FILTER)
+		return fail(ld, "RAMDISK: lzo: filters are not supported");
+	if (!(p = lzop_take(ld, h, 4 + 4 + (new_format ? 4 : 0) + 1)))
+		return -1;
+	if (!lzop_take(ld, h, p[new_format ? 12 : 8]))
+		return -1;
+	sum = lzop_checksum(h->flags & LZOP_HEADER_CRC32, h->buf + 9,
+			    h->len - 9);
+	if (!(p = lzop_take(ld, h, 4)))
+		return -1;
+	if (get_be32(p) != sum)
+		return fail(ld, "RAMDISK: lzo: header checksum error");
+	if (!(h->flags & LZOP_EXTRA_FIELD))
+		return 0;
+	if (!(p = lzop_take(ld, h, 4)))
+		return -1;
+	return lzop_skip(ld, get_be32(p) + 4);
+}
+
+/* Checks the adler32 and crc32 a block carries for data, when flagged. */
+static int lzop_verify(struct load *ld, uint32_t flags, uint32_t adler_flag,
+		       uint32_t crc_flag, const unsigned char *sums,
+		       const unsigned char *data, size_t len)
+{
+	if (flags & adler_flag) {
+		if (get_be32(sums) != lzop_checksum(false, data, len))
+			return fail(ld, "RAMDISK: lzo data corrupt (adler32)");
+		sums += 4;
+	}
+	if ((flags & crc_flag) &&
+	    get_be32(sums) != lzop_checksum(true, data, len))
+		return fail(ld, "RAMDISK: lzo data corrupt (crc32)");
+	return 0;
+}
+
+static int lzop_count(uint32_t flags, uint32_t mask)
+{
+	return !!(flags & mask & (LZOP_ADLER32_D | LZOP_ADLER32_C)) +
+	       !!(flags & mask & (LZOP_CRC32_D | LZOP_CRC32_C));
+}
+
+/*
+ * One block: uncompressed and compressed sizes, checksums of the
+ * uncompressed data, of the compressed data (only when it is smaller),
+ * then the data.  Sets *end at the end marker (size 0).
+ */
+static int lzop_block(struct load *ld, uint32_t flags, bool *end)
+{
+	unsigned char sizes[8], sums[16], *out;
+	uint32_t dst_len, src_len;
+	int nd = lzop_count(flags, LZOP_ADLER32_D | LZOP_CRC32_D), nc = 0;
+	lzo_uint got;
+	int ret;
+
+	if (read_exact(ld, sizes, 4))
+		return -1;
+	dst_len = get_be32(sizes);
+	*end = !dst_len;
+	if (*end)
+		return 0;
+	if (read_exact(ld, sizes + 4, 4))
+		return -1;
+	src_len = get_be32(sizes + 4);
+	if (dst_len > OUT_SIZE || !src_len || src_len > dst_len)
+		return fail(ld, "RAMDISK: lzo data corrupt (block of %u bytes "
+			    "from %u)", dst_len, src_len);
+	if (src_len < dst_len)
+		nc = lzop_count(flags, LZOP_ADLER32_C | LZOP_CRC32_C);
+	if (read_exact(ld, sums, 4 * (nd + nc)) ||
+	    read_exact(ld, ld->in, src_len))
+		return -1;
+	if (nc && lzop_verify(ld, flags, LZOP_ADLER32_C, LZOP_CRC32_C,
+			      sums + 4 * nd, ld->in, src_len))
+		return -1;
+	ret = out_reserve(ld, dst_len, &out);
+	if (ret)
+		return ret;
+	got = dst_len;
+	if (src_len == dst_len)
+		memcpy(out, ld->in, dst_len);
+	else if (lzo1x_decompress_safe(ld->in, src_len, out, &got, NULL) !=
+		 LZO_E_OK || got != dst_len)
+		return fail(ld, "RAMDISK: lzo data corrupt");
+	if (lzop_verify(ld, flags, LZOP_ADLER32_D, LZOP_CRC32_D, sums, out,
+			dst_len))
+		return -1;
+	return out_commit(ld, dst_len);
+}
+
+static int unlzo(struct load *ld)
+{
+	struct lzop_header h = { .len = 0 };
+	bool end = false;
+	int ret;
+
+	if (lzo_init() != LZO_E_OK)
+		return fail(ld, "liblzo2 does not work here");
+	ret = lzop_read_header(ld, &h);
+	while (!ret && !end)
+		ret = lzop_block(ld, h.flags, &end);
+	return ret;
+}
+
+/* ---- Loading ---- */
+
+/* An uncompressed image: the kernel's nblocks KiB, no more. */
+static int copy_plain(struct load *ld)
+{
+	uint64_t left = ld->image_kib * BLOCK;
+	size_t want;
+	ssize_t n;
+	int ret;
+
+	ld->head_checked = true;
+	if (!ld->image_kib)
+		return fail(ld, "RAMDISK: the %s filesystem has size 0KiB: "
+			    "nothing to load", ld->id.fs);
+	ret = fit_target(ld, ld->image_kib);
+	while (!ret && left) {
+		want = OUT_SIZE - ld->fill;
+		if (want > left)
+			want = left;
+		n = ld_read_full(ld, ld->out + ld->fill, want);
+		if (n < 0)
+			return -1;
+		left -= n;
+		ret = out_commit(ld, n);
+		if (!ret && (size_t)n < want)
+			return fail(ld, "RAMDISK: image truncated: it ends "
+				    "%lluKiB short of %lluKiB",
+				    (unsigned long long)bytes_to_kib(left),
+				    (unsigned long long)ld->image_kib);
+	}
+	return ret;
+}
+
+/*
+ * Loads the identified image (ld->id, ld->head read): returns 0, STOP
+ * when only the head was wanted, or -1 with ld->error.
+ */
+static int load_image(struct load *ld)
+{
+	int ret;
+
+	ld->image_kib = ld->id.kib;
+	ret = ld->id.format ? ld->id.format->decompress(ld) : copy_plain(ld);
+	if (!ret)
+		ret = out_flush(ld);
+	return ret;
+}
+
+/* ---- The command: volumes in, a block device out ---- */
+
+struct volumes {
+	char **paths;
+	int count, opened;
+	int fd;			/* the volume being read, or -1 */
+	off_t start;		/* in the first volume */
+	bool prompt;
+	struct stat target;	/* never read it as a volume */
+	bool progress;
+};
+
+static void clear_progress(bool progress)
+{
+	if (progress)
+		fputs("\r\033[K", stderr);
+}
+
+/* Waits for ENTER on the terminal, or on stdin without one. */
+static int ask_for_volume(struct load *ld, struct volumes *v)
+{
+	int tty = open("/dev/tty", O_RDONLY | O_CLOEXEC);
+	int fd = tty >= 0 ? tty : STDIN_FILENO;
+	ssize_t n;
+	char c;
+
+	clear_progress(v->progress);
+	fprintf(stderr, "%s: insert disk #%d (%s) and press ENTER\n",
+		applet_name, v->opened + 1, v->paths[v->opened]);
+	do
+		n = read(fd, &c, 1);
+	while ((n == 1 && c != '\n') || (n < 0 && errno == EINTR));
+	if (tty >= 0)
+		close(tty);
+	if (n != 1)
+		return fail(ld, "no ENTER for disk #%d: %s", v->opened + 1,
+			    n ? strerror(errno) : "end of input");
+	return 0;
+}
+
+/* Whether fd is the target (whose stat is *target, once it is open). */
+static bool is_target(int fd, const struct stat *target)
+{
+	struct stat st;
+
+	if (!target->st_mode || fstat(fd, &st))
+		return false;
+	if (S_ISBLK(st.st_mode) && S_ISBLK(target->st_mode))
+		return st.st_rdev == target->st_rdev;
+	return st.st_dev == target->st_dev && st.st_ino == target->st_ino;
+}
+
+static int open_volume(struct load *ld, struct volumes *v)
+{
+	const char *path = v->paths[v->opened];
+
+	if (v->opened && v->prompt && ask_for_volume(ld, v))
+		return -1;
+	v->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (v->fd < 0)
+		return fail(ld, "cannot open %s: %s", path, strerror(errno));
+	if (is_target(v->fd, &v->target))
+		return fail(ld, "%s is the target itself", path);
+	if (!v->opened++ && v->start &&
+	    lseek(v->fd, v->start, SEEK_SET) != v->start)
+		return fail(ld, "cannot seek to block %lld of %s: %s",
+			    (long long)(v->start / BLOCK), path,
+			    strerror(errno));
+	return 0;
+}
+
+/* The volumes, one after another, as one stream. */
+static ssize_t volumes_read(struct load *ld, void *buf, size_t len)
+{
+	struct volumes *v = ld->in_ctx;
+	ssize_t n;
+
+	for (;;) {
+		if (v->fd < 0) {
+			if (v->opened == v->count)
+				return 0;
+			if (open_volume(ld, v))
+				return -1;
+		}
+		n = read(v->fd, buf, len);
+		if (n > 0)
+			return n;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return fail(ld, "RAMDISK: error while reading %s: %s",
+				    v->paths[v->opened - 1], strerror(errno));
+		close(v->fd);
+		v->fd = -1;
+	}
+}
+
+struct target {
+	const char *path;
+	int fd;
+};
+
+/* Tests point it at a fake tree. */
+static const char *sysfs_root = "/sys";
+
+/* The disksize attribute of a zram device; false for other devices. */
+static bool zram_disksize_path(dev_t rdev, char *path, size_t size)
+{
+	snprintf(path, size, "%s/dev/block/%u:%u/disksize", sysfs_root,
+		 major(rdev), minor(rdev));
+	return !access(path, W_OK);
+}
+
+/* A zram device without a disksize gets the image's size. */
+static int target_resize(struct load *ld, uint64_t bytes)
+{
+	struct target *t = ld->out_ctx;
+	char path[PATH_MAX], value[32];
+	uint64_t size = 0;
+	struct stat st;
+	int fd, len;
+
+	if (fstat(t->fd, &st) ||
+	    !zram_disksize_path(st.st_rdev, path, sizeof(path)))
+		return fail(ld, "RAMDISK: %s has size 0", t->path);
+	len = snprintf(value, sizeof(value), "%llu",
+		       (unsigned long long)bytes);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write_all(fd, value, len) < 0) {
+		if (fd >= 0)
+			close(fd);
+		return fail(ld, "cannot size zram %s: writing %s to %s: %s",
+			    t->path, value, path, strerror(errno));
+	}
+	close(fd);
+	if (ioctl(t->fd, BLKGETSIZE64, &size) || size < bytes)
+		return fail(ld, "zram %s did not take disksize %s", t->path,
+			    value);
+	ld->capacity = size;
+	say(ld, "RAMDISK: zram %s sized to %lluKiB", t->path,
+	    (unsigned long long)(size / BLOCK));
+	return 0;
+}
+
+/* write() until done: the bytes written, short with errno on error. */
+static ssize_t target_write(struct load *ld, const void *buf, size_t len)
+{
+	struct target *t = ld->out_ctx;
+	size_t done = 0;
+	ssize_t n = 0;
+
+	while (done < len) {
+		n = write(t->fd, (const char *)buf + done, len - done);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		done += n;
+	}
+	if (!n)
+		errno = ENOSPC;
+	return done || n >= 0 ? (ssize_t)done : -1;
+}
+
+/* /dev/ramN, which the kernel's create_dev() makes as b 1 N. */
+static bool ram_minor(const char *path, unsigned int *minor)
+{
+	const char *base = strrchr(path, '/');
+	long n;
+
+	base = base ? base + 1 : path;
+	if (strncmp(base, "ram", 3) || base[3] < '0' || base[3] > '9' ||
+	    parse_long(base + 3, &n) || n > 1 << 20)
+		return false;
+	*minor = n;
+	return true;
+}
+
+static void open_target(struct load *ld, struct target *t, bool allow_file)
+{
+	int flags = O_RDWR | O_CLOEXEC | O_EXCL;
+	unsigned int minor;
+	struct stat st;
+
+	if (stat(t->path, &st) && errno == ENOENT) {
+		if (ram_minor(t->path, &minor) &&
+		    mknod(t->path, S_IFBLK | 0600, makedev(1, minor)) &&
+		    errno != EEXIST)
+			die("cannot create %s (b 1 %u): %s", t->path, minor,
+			    strerror(errno));
+		else if (allow_file)
+			flags |= O_CREAT;
+	}
+	t->fd = open(t->path, flags, 0666);
+	if (t->fd < 0 && errno == EBUSY)
+		die("%s is in use (mounted or open)", t->path);
+	if (t->fd < 0 && errno == ENOENT)
+		die("%s does not exist (a file as target needs -f)", t->path);
+	if (t->fd < 0 && (errno == ENXIO || errno == ENODEV))
+		die("cannot open %s: no such device (for /dev/ramN: modprobe "
+		    "brd)", t->path);
+	if (t->fd < 0)
+		die("cannot open %s: %s", t->path, strerror(errno));
+	if (fstat(t->fd, &st))
+		die("cannot stat %s: %s", t->path, strerror(errno));
+	if (S_ISREG(st.st_mode) && !allow_file)
+		die("%s is a regular file: use -f to load into a file",
+		    t->path);
+	if (S_ISREG(st.st_mode))
+		ld->capacity = UINT64_MAX;
+	else if (!S_ISBLK(st.st_mode))
+		die("%s is not a block device", t->path);
+	else if (ioctl(t->fd, BLKGETSIZE64, &ld->capacity))
+		die("RAMDISK: could not determine device size of %s: %s",
+		    t->path, strerror(errno));
+	else if (!ld->capacity)
+		ld->resize = target_resize;
+	ld->write = target_write;
+	ld->out_ctx = t;
+}
+
+/* Reads back what was written, from the device and not the page cache. */
+static int verify_target(struct load *ld, struct target *t)
+{
+	uLong crc = 0;
+	uint64_t pos;
+	ssize_t n;
+	size_t want;
+
+	posix_fadvise(t->fd, 0, 0, POSIX_FADV_DONTNEED);
+	for (pos = 0; pos < ld->written; pos += n) {
+		want = ld->written - pos < OUT_SIZE ? ld->written - pos :
+						      OUT_SIZE;
+		n = pread(t->fd, ld->out, want, pos);
+		if (n <= 0)
+			return fail(ld, "RAMDISK: verify: cannot read %s back "
+				    "at %llu: %s", t->path,
+				    (unsigned long long)pos,
+				    n ? strerror(errno) : "end of device");
+		crc = crc32_z(crc, ld->out, n);
+	}
+	if (crc != ld->crc)
+		return fail(ld, "RAMDISK: verify failed: %s does not read back "
+			    "what was written", t->path);
+	say(ld, "RAMDISK: verified %lluKiB",
+	    (unsigned long long)bytes_to_kib(ld->written));
+	return 0;
+}
+
+/* -i: the kernel's words, then the size it would load. */
+static int report_identity(struct load *ld)
+{
+	int ret = 0;
+
+	ld->head_only = true;
+	ld->capacity = UINT64_MAX;
+	ld->image_kib = ld->id.kib;
+	if (ld->id.format)
+		ret = load_image(ld);
+	if (ret < 0)
+		die("%s", ld->error);
+	if (ld->image_kib)
+		say(ld, "RAMDISK: image size %lluKiB",
+		    (unsigned long long)ld->image_kib);
+	else
+		say(ld, "RAMDISK: image size not known before decompressing");
+	return 0;
+}
+
+/* After the load: flushed to the device, read back if asked, all used. */
+static int finish_load(struct load *ld, struct target *t,
+		       struct volumes *v)
+{
+	if (fsync(t->fd))
+		return fail(ld, "RAMDISK: write error on %s: %s", t->path,
+			    strerror(errno));
+	if (ld->verify && verify_target(ld, t))
+		return -1;
+	if (v->opened < v->count)
+		return fail(ld, "the image ended in volume %d of %d: %s not "
+			    "read", v->opened, v->count, v->paths[v->opened]);
+	return 0;
+}
+
+struct options {
+	long start;
+	const char *target;
+	bool identify, allow_file, quiet, verify, prompt;
+};
+
+static int parse_options(int argc, char **argv, struct options *o)
+{
+	static const struct option longopts[] = {
+		{ "verify", no_argument, NULL, 'V' },
+		{ "prompt", no_argument, NULL, 'P' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "is:o:fq", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			o->identify = true;
+			break;
+		case 'f':
+			o->allow_file = true;
+			break;
+		case 'q':
+			o->quiet = true;
+			break;
+		case 'V':
+			o->verify = true;
+			break;
+		case 'P':
+			o->prompt = true;
+			break;
+		case 'o':
+			o->target = optarg;
+			break;
+		case 's':
+			if (parse_long(optarg, &o->start) || o->start < 0 ||
+			    o->start > INT_MAX)
+				die_usage("-s takes a block number (1 KiB "
+					  "blocks), got %s", optarg);
+			break;
+		default:
+			die_usage("unknown option %s (see rdload --help)",
+				  argv[optind - 1]);
+		}
+	}
+	if (optind == argc)
+		die_usage("no IMAGE given (see rdload --help)");
+	return optind;
+}
+
+static void check_volumes(char **paths, int count)
+{
+	int i;
+
+	for (i = 0; i < count; i++)
+		if (access(paths[i], R_OK))
+			die("cannot read %s: %s", paths[i], strerror(errno));
+}
+
+int rdload_main(int argc, char **argv)
+{
+	struct options o = { .target = "/dev/ram0" };
+	struct volumes v = { .fd = -1 };
+	struct target t = { .fd = -1 };
+	struct load ld = { .read = volumes_read, .in_ctx = &v };
+	int first = parse_options(argc, argv, &o);
+	int ret;
+
+	v.paths = argv + first;
+	v.count = argc - first;
+	v.start = (off_t)o.start * BLOCK;
+	v.prompt = o.prompt;
+	/* Changed media appear when asked for; other volumes exist now. */
+	if (!o.prompt)
+		check_volumes(v.paths, v.count);
+	ld.quiet = o.quiet;
+	ld.verify = o.verify;
+	ld.in = malloc(IN_SIZE);
+	ld.out = malloc(OUT_SIZE);
+	if (!ld.in || !ld.out)
+		die("out of memory for the buffers");
+	if (read_head(&ld))
+		die("%s", ld.error);
+	if (!identify(ld.head, &ld.id))
+		die("RAMDISK: Couldn't find valid RAM disk image starting at "
+		    "%ld.", o.start);
+	say(&ld, "RAMDISK: %s %s found at block %ld",
+	    ld.id.format ? ld.id.format->name : ld.id.fs,
+	    ld.id.format ? "image" : "filesystem", o.start);
+	if (o.identify)
+		return report_identity(&ld);
+
+	t.path = o.target;
+	open_target(&ld, &t, o.allow_file);
+	if (!fstat(t.fd, &v.target) && v.fd >= 0 && is_target(v.fd, &v.target))
+		die("%s is the target itself", v.paths[v.opened - 1]);
+	v.progress = ld.progress = !o.quiet && isatty(STDERR_FILENO);
+	ret = load_image(&ld);
+	if (!ret)
+		ret = finish_load(&ld, &t, &v);
+	clear_progress(ld.progress);
+	if (ret)
+		die("%s; %llu bytes written to %s", ld.error,
+		    (unsigned long long)ld.written, t.path);
+	say(&ld, "RAMDISK: Loading %lluKiB [%d disk%s] into ram disk... done.",
+	    (unsigned long long)bytes_to_kib(ld.written), v.opened,
+	    v.opened > 1 ? "s" : "");
+	return 0;
+}
