@@ -565,6 +565,8 @@ static int show(const char *pattern, int json, int get)
 		else
 			print_list(&leds[i]);
 	}
+	if (fflush(stdout) || ferror(stdout))
+		die("cannot write output: %s", strerror(errno));
 	return 0;
 }
 

@@ -131,6 +131,9 @@ check_json "get -j: values and rounding (6.6)" \
 check_json "get -j: values and rounding (5.10)" \
 	'd[0]["values"] == [21, 113, 69] and d[0]["rounding"] == "truncate"' \
 	env KIT_OSRELEASE=5.10.209 KIT_SYSFS="$SYS" "$KIT" mcled -j get
+expect_err "output that cannot be written is an error" 1 \
+	"^mcled: cannot write output: No space left on device\$" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled list >/dev/full' sh "$SYS" "$KIT"
 
 tree_many
 expect "list: every multicolor LED, sorted by name" 0 \
