@@ -49,7 +49,7 @@ static const char usage[] =
 KIT_APPLET(mcled, "multicolor LEDs: list, get, set color and brightness",
 	   usage);
 
-#define MAX_COLORS	15	/* LED_COLOR_ID_MAX: the kernel allows no more */
+#define MAX_COLORS	15	/* LED_COLOR_ID_MAX, the kernel's limit */
 #define COLOR_LEN	16
 #define CHOICES_SHOWN	4	/* names in the "choose one" message */
 

@@ -94,7 +94,8 @@ static void test_rgb(void)
 	      parse_rgb("#12345g", rgb) && parse_rgb("#", rgb) &&
 	      parse_rgb("0x1234", rgb));
 	check("component scale to max 255 is identity",
-	      scale_component(0, 255) == 0 && scale_component(138, 255) == 138 &&
+	      scale_component(0, 255) == 0 &&
+	      scale_component(138, 255) == 138 &&
 	      scale_component(255, 255) == 255);
 	check("component scale rounds: 128 of 100 -> 50, 127 -> 50, 1 -> 0",
 	      scale_component(128, 100) == 50 &&
@@ -200,8 +201,10 @@ static void test_glob(void)
 	check("glob: ?", glob_match("led?", "led1") &&
 	      !glob_match("led?", "led") && !glob_match("led?", "led12"));
 	check("glob: sets and ranges",
-	      glob_match("led[0-3]", "led2") && !glob_match("led[0-3]", "led4") &&
-	      glob_match("led[!0-3]", "led4") && !glob_match("led[!0-3]", "led1") &&
+	      glob_match("led[0-3]", "led2") &&
+	      !glob_match("led[0-3]", "led4") &&
+	      glob_match("led[!0-3]", "led4") &&
+	      !glob_match("led[!0-3]", "led1") &&
 	      glob_match("led[ab]", "ledb") && glob_match("x[]]", "x]"));
 	check("glob: unclosed set matches nothing",
 	      !glob_match("led[0", "led0") && !glob_match("led[", "led["));
