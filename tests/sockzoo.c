@@ -1,0 +1,492 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sockzoo: socket populations for the tcpiter/udpiter tests and the socket
+ * benchmark.  Static, so the VM guests (busybox only) can run it too.
+ *
+ *   sockzoo zoo               one socket of every kind the tests compare
+ *   sockzoo tcp PAIRS PORT    PAIRS established loopback pairs, one
+ *                             listener per worker on 127.0.0.1:PORT+i
+ *   sockzoo udp COUNT PORT    COUNT UDP sockets bound to 127.0.0.1:PORT..
+ *   sockzoo churn SECONDS     open and close sockets for SECONDS, then exit
+ *
+ * zoo, tcp and udp fork a holder, wait until every socket is in place,
+ * print the holder's pid and return; the holder keeps the sockets until it
+ * gets SIGTERM (or an hour has passed), its workers die with it.  Loopback
+ * is brought up first, so `unshare -n sockzoo ...` works.  The zoo's ports
+ * are fixed (ZOO_PORT + n): the tests know them.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <net/if.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <arpa/inet.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define ZOO_PORT	5000
+#define ZOO_UID		4242	/* owner of the zoo's "other user" sockets */
+#define HOLD_SECONDS	3600	/* a holder nobody kills goes away by itself */
+#define FD_RESERVE	64	/* fds a worker keeps free for itself */
+
+static void __attribute__((noreturn)) die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "sockzoo: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, ": %s\n", strerror(errno));
+	exit(1);
+}
+
+static void __attribute__((noreturn)) usage(void)
+{
+	fprintf(stderr, "usage: sockzoo zoo | tcp PAIRS PORT | "
+		"udp COUNT PORT | churn SECONDS\n");
+	exit(2);
+}
+
+static long number(const char *s)
+{
+	char *end;
+	long n = strtol(s, &end, 10);
+
+	if (!*s || *end || n < 0)
+		usage();
+	return n;
+}
+
+/* An address: "127.0.0.1", "::1", "::ffff:127.0.0.1"; family from it. */
+static socklen_t make_addr(struct sockaddr_storage *ss, const char *ip,
+			   int port)
+{
+	struct sockaddr_in *in = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+
+	memset(ss, 0, sizeof(*ss));
+	if (inet_pton(AF_INET, ip, &in->sin_addr) == 1) {
+		in->sin_family = AF_INET;
+		in->sin_port = htons(port);
+		return sizeof(*in);
+	}
+	if (inet_pton(AF_INET6, ip, &in6->sin6_addr) != 1)
+		die("bad address %s", ip);
+	in6->sin6_family = AF_INET6;
+	in6->sin6_port = htons(port);
+	return sizeof(*in6);
+}
+
+/* A socket of TYPE for IP; v6only 1 or 0 for AF_INET6, -1 to leave it. */
+static int new_socket(int type, const char *ip, int v6only)
+{
+	struct sockaddr_storage ss;
+	int one = 1, fd;
+
+	make_addr(&ss, ip, 0);
+	fd = socket(ss.ss_family, type, 0);
+	if (fd < 0)
+		die("socket");
+	if (setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)))
+		die("SO_REUSEADDR");
+	if (ss.ss_family == AF_INET6 && v6only >= 0 &&
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &v6only, sizeof(v6only)))
+		die("IPV6_V6ONLY");
+	return fd;
+}
+
+static void bind_to(int fd, const char *ip, int port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = make_addr(&ss, ip, port);
+
+	if (bind(fd, (struct sockaddr *)&ss, len))
+		die("bind %s port %d", ip, port);
+}
+
+static int connect_to(int fd, const char *ip, int port)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = make_addr(&ss, ip, port);
+
+	return connect(fd, (struct sockaddr *)&ss, len);
+}
+
+static int tcp_listener(const char *ip, int port, int v6only, int backlog)
+{
+	int fd = new_socket(SOCK_STREAM, ip, v6only);
+
+	bind_to(fd, ip, port);
+	if (listen(fd, backlog))
+		die("listen %s port %d", ip, port);
+	return fd;
+}
+
+/* A client connected to IP:PORT, whose listener LFD then accepts it. */
+static void tcp_pair(int lfd, const char *ip, int port, int fds[2])
+{
+	fds[0] = new_socket(SOCK_STREAM, ip, -1);
+	if (connect_to(fds[0], ip, port))
+		die("connect %s port %d", ip, port);
+	fds[1] = accept(lfd, NULL, NULL);
+	if (fds[1] < 0)
+		die("accept");
+}
+
+static void set_nonblock(int fd)
+{
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK))
+		die("O_NONBLOCK");
+}
+
+static void send_bytes(int fd, size_t len)
+{
+	static const char buf[4096];
+
+	if (len > sizeof(buf))
+		len = sizeof(buf);
+	if (write(fd, buf, len) != (ssize_t)len)
+		die("write");
+}
+
+/* Write into FD until the peer's receive window and our buffer are full. */
+static void fill(int fd)
+{
+	static const char buf[65536];
+
+	set_nonblock(fd);
+	while (write(fd, buf, sizeof(buf)) > 0)
+		;
+	if (errno != EAGAIN)
+		die("write");
+}
+
+static void pause_ms(long ms)
+{
+	struct timespec ts = { ms / 1000, ms % 1000 * 1000000 };
+
+	nanosleep(&ts, NULL);
+}
+
+static void loopback_up(void)
+{
+	struct ifreq ifr = { .ifr_name = "lo" };
+	int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+	if (fd < 0 || ioctl(fd, SIOCGIFFLAGS, &ifr))
+		die("lo flags");
+	ifr.ifr_flags |= IFF_UP;
+	if (ioctl(fd, SIOCSIFFLAGS, &ifr))
+		die("bring lo up");
+	close(fd);
+}
+
+/*
+ * TCP: listeners on v4, v6 and dual-stack; established v4, v6 and
+ * v4-mapped pairs; data queued both ways; TIME_WAIT, FIN_WAIT2 and
+ * CLOSE_WAIT; SYN_RECV (TCP_DEFER_ACCEPT holds the request socket while
+ * the client sends no data); SYN_SENT (the listener's accept queue is full,
+ * its SYNs are dropped).  Descriptors stay open: the holder keeps them.
+ */
+static void zoo_tcp(void)
+{
+	int any4, lo4, lo6, dual, defer4, defer6, fds[2], fd;
+	int defer = 600, i;
+
+	any4 = tcp_listener("0.0.0.0", ZOO_PORT + 1, -1, 16);
+	lo4 = tcp_listener("127.0.0.1", ZOO_PORT + 2, -1, 16);
+	lo6 = tcp_listener("::1", ZOO_PORT + 3, 1, 16);
+	dual = tcp_listener("::", ZOO_PORT + 4, 0, 16);
+	defer4 = tcp_listener("127.0.0.1", ZOO_PORT + 5, -1, 16);
+	defer6 = tcp_listener("::1", ZOO_PORT + 6, 1, 16);
+	tcp_listener("127.0.0.1", ZOO_PORT + 7, -1, 0);
+	if (setsockopt(defer4, IPPROTO_TCP, TCP_DEFER_ACCEPT, &defer,
+		       sizeof(defer)) ||
+	    setsockopt(defer6, IPPROTO_TCP, TCP_DEFER_ACCEPT, &defer,
+		       sizeof(defer)))
+		die("TCP_DEFER_ACCEPT");
+
+	tcp_pair(lo4, "127.0.0.1", ZOO_PORT + 2, fds);
+	tcp_pair(lo6, "::1", ZOO_PORT + 3, fds);
+	tcp_pair(dual, "127.0.0.1", ZOO_PORT + 4, fds);	/* mapped server */
+	tcp_pair(lo4, "::ffff:127.0.0.1", ZOO_PORT + 2, fds); /* mapped client */
+	tcp_pair(any4, "127.0.0.1", ZOO_PORT + 1, fds);
+	send_bytes(fds[0], 1000);
+	send_bytes(fds[1], 3000);
+	tcp_pair(lo6, "::1", ZOO_PORT + 3, fds);
+	fill(fds[0]);
+	send_bytes(fds[1], 2000);
+
+	for (i = 0; i < 2; i++) {	/* v4 then v6 */
+		const char *ip = i ? "::1" : "127.0.0.1";
+		int lfd = i ? lo6 : lo4, port = ZOO_PORT + (i ? 3 : 2);
+
+		tcp_pair(lfd, ip, port, fds);	/* TIME_WAIT client */
+		close(fds[0]);
+		close(fds[1]);
+		tcp_pair(lfd, ip, port, fds);	/* FIN_WAIT2 and CLOSE_WAIT */
+		shutdown(fds[0], SHUT_WR);
+	}
+
+	fd = new_socket(SOCK_STREAM, "127.0.0.1", -1);
+	if (connect_to(fd, "127.0.0.1", ZOO_PORT + 5))
+		die("connect");
+	fd = new_socket(SOCK_STREAM, "::1", -1);
+	if (connect_to(fd, "::1", ZOO_PORT + 6))
+		die("connect");
+
+	fd = new_socket(SOCK_STREAM, "127.0.0.1", -1);	/* fills the queue */
+	if (connect_to(fd, "127.0.0.1", ZOO_PORT + 7))
+		die("connect");
+	fd = new_socket(SOCK_STREAM, "127.0.0.1", -1);
+	set_nonblock(fd);
+	if (!connect_to(fd, "127.0.0.1", ZOO_PORT + 7) || errno != EINPROGRESS)
+		die("connect to a full queue did not hang");
+	pause_ms(100);	/* FINs and ACKs settle */
+}
+
+static int udp_bound(const char *ip, int port, int v6only)
+{
+	int fd = new_socket(SOCK_DGRAM, ip, v6only);
+
+	bind_to(fd, ip, port);
+	return fd;
+}
+
+static void udp_send(int fd, const char *ip, int port, int count)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = make_addr(&ss, ip, port);
+
+	while (count--)
+		if (sendto(fd, "datagram", 8, 0, (struct sockaddr *)&ss,
+			   len) != 8)
+			die("sendto %s port %d", ip, port);
+}
+
+/*
+ * UDP: bound v4, v6 and dual-stack; connected v4 and v6; three sockets on
+ * one port (several rows in one hash slot); datagrams waiting unread; an
+ * autobound sender.
+ */
+static void zoo_udp(void)
+{
+	int fd, i;
+
+	udp_bound("0.0.0.0", ZOO_PORT + 1, -1);
+	fd = udp_bound("127.0.0.1", ZOO_PORT + 2, -1);
+	if (connect_to(fd, "127.0.0.1", ZOO_PORT + 1))
+		die("connect");
+	udp_send(fd, "127.0.0.1", ZOO_PORT + 1, 3);
+	udp_bound("::1", ZOO_PORT + 3, 1);
+	udp_bound("::", ZOO_PORT + 4, 0);
+	fd = udp_bound("::1", ZOO_PORT + 5, 1);
+	if (connect_to(fd, "::1", ZOO_PORT + 3))
+		die("connect");
+	udp_send(fd, "::1", ZOO_PORT + 3, 2);
+	for (i = 0; i < 3; i++) {
+		udp_bound("127.0.0.1", ZOO_PORT + 6, -1);
+		udp_bound("::1", ZOO_PORT + 6, 1);
+	}
+	fd = new_socket(SOCK_DGRAM, "::", 0);
+	udp_send(fd, "::ffff:127.0.0.1", ZOO_PORT + 4, 1);
+}
+
+/* Sockets created while the fs uid is ZOO_UID belong to ZOO_UID. */
+static void zoo_other_user(void)
+{
+	if (setresuid(-1, ZOO_UID, -1))
+		die("seteuid");
+	tcp_listener("127.0.0.1", ZOO_PORT + 10, -1, 16);
+	udp_bound("127.0.0.1", ZOO_PORT + 10, -1);
+	if (setresuid(-1, 0, -1))
+		die("seteuid back");
+}
+
+static void build_zoo(void)
+{
+	zoo_tcp();
+	zoo_udp();
+	zoo_other_user();
+}
+
+/* Room for descriptors in one worker: the hard limit, raised to. */
+static long worker_fds(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		die("getrlimit");
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		die("setrlimit");
+	return rl.rlim_max - FD_RESERVE;
+}
+
+/* Worker I of a tcp population: COUNT pairs through 127.0.0.1:PORT+I. */
+static void tcp_worker(long i, long first, long count, long port)
+{
+	int lfd = tcp_listener("127.0.0.1", port + i, -1, 4096), fds[2];
+
+	(void)first;
+	while (count--)
+		tcp_pair(lfd, "127.0.0.1", port + i, fds);
+}
+
+/* A worker of a udp population: COUNT sockets from PORT+FIRST. */
+static void udp_worker(long i, long first, long count, long port)
+{
+	(void)i;
+	while (count--)
+		udp_bound("127.0.0.1", port + first++, -1);
+}
+
+/* Holder's side: wait for one byte from each of COUNT writers on FD. */
+static void wait_ready(int fd, long count)
+{
+	char c;
+
+	while (count--)
+		if (read(fd, &c, 1) != 1)
+			exit(1);	/* a worker failed and said why */
+}
+
+/*
+ * Builds TOTAL objects of FDS_PER descriptors each with BUILD(worker,
+ * first object, count, ARG), in as many workers as the fd limit needs;
+ * returns once all are built.  Workers die with the holder.
+ */
+static void spread(void (*build)(long, long, long, long), long total,
+		   long fds_per, long arg, int ready_fd)
+{
+	long per = worker_fds() / fds_per, i, n, workers = 0;
+	int pipefd[2];
+
+	if (pipe(pipefd))
+		die("pipe");
+	for (i = 0; i * per < total; i++, workers++) {
+		n = total - i * per < per ? total - i * per : per;
+		switch (fork()) {
+		case -1:
+			die("fork");
+		case 0:
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			close(pipefd[0]);
+			close(ready_fd);
+			build(i, i * per, n, arg);
+			if (write(pipefd[1], "", 1) != 1)
+				die("write");
+			for (;;)
+				pause();
+		}
+	}
+	close(pipefd[1]);
+	wait_ready(pipefd[0], workers);
+	close(pipefd[0]);
+}
+
+static void on_term(int sig)
+{
+	(void)sig;
+	_exit(0);
+}
+
+/*
+ * Forks the holder, which builds with WHAT and says so through a pipe;
+ * the parent prints the holder's pid and returns 0, or 1 if it died.
+ */
+static int hold(const char *what, long count, long port)
+{
+	int pipefd[2], devnull = open("/dev/null", O_RDWR);
+	pid_t pid;
+	char c;
+
+	if (devnull < 0 || pipe(pipefd))
+		die("pipe");
+	fflush(stdout);
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (pid) {
+		close(pipefd[1]);
+		if (read(pipefd[0], &c, 1) != 1)
+			return 1;
+		printf("%d\n", pid);
+		return 0;
+	}
+	close(pipefd[0]);
+	dup2(devnull, 0);
+	dup2(devnull, 1);	/* $(sockzoo ...) ends when the parent does */
+	setsid();
+	signal(SIGTERM, on_term);
+	loopback_up();
+	if (!strcmp(what, "zoo"))
+		build_zoo();
+	else if (!strcmp(what, "tcp"))
+		spread(tcp_worker, count, 2, port, pipefd[1]);
+	else
+		spread(udp_worker, count, 1, port, pipefd[1]);
+	if (write(pipefd[1], "", 1) != 1)
+		die("write");
+	close(pipefd[1]);
+	dup2(devnull, 2);
+	alarm(HOLD_SECONDS);
+	for (;;)
+		pause();
+}
+
+/* One round of churn: a pair on a listener, a UDP socket, all closed. */
+static void churn_once(int lfd, const char *ip, int port, int round)
+{
+	struct linger rst = { 1, 0 };
+	int fds[2], ufd;
+
+	tcp_pair(lfd, ip, port, fds);
+	send_bytes(fds[round & 1], 100);
+	if (round % 3 == 0)	/* some end in RST, the rest in TIME_WAIT */
+		setsockopt(fds[0], SOL_SOCKET, SO_LINGER, &rst, sizeof(rst));
+	ufd = udp_bound(ip, 0, 1);
+	close(fds[round & 1]);
+	close(fds[!(round & 1)]);
+	close(ufd);
+}
+
+static int churn(long seconds)
+{
+	time_t end = time(NULL) + seconds;
+	int lfd4, lfd6, round;
+
+	loopback_up();
+	lfd4 = tcp_listener("127.0.0.1", ZOO_PORT + 20, -1, 128);
+	lfd6 = tcp_listener("::1", ZOO_PORT + 20, 1, 128);
+	for (round = 0; time(NULL) < end; round++) {
+		churn_once(lfd4, "127.0.0.1", ZOO_PORT + 20, round);
+		churn_once(lfd6, "::1", ZOO_PORT + 20, round);
+		if (round % 4 == 0)
+			pause_ms(1);	/* TIME_WAIT stays in the thousands */
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 2 && !strcmp(argv[1], "zoo"))
+		return hold("zoo", 0, 0);
+	if (argc == 4 && (!strcmp(argv[1], "tcp") || !strcmp(argv[1], "udp")))
+		return hold(argv[1], number(argv[2]), number(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "churn"))
+		return churn(number(argv[2]));
+	usage();
+}
