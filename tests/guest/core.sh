@@ -23,7 +23,7 @@ for a in $applets; do
 		"$a" --help
 done
 
-grep -q '^bpf /sys/fs/bpf bpf' /proc/mounts &&
+grep -q " /sys/fs/bpf bpf " /proc/mounts &&
 	pass "core: guest has bpffs at /sys/fs/bpf" ||
 	fail "core: guest has bpffs at /sys/fs/bpf" "$(cat /proc/mounts)"
 ip link show lo | grep -q 'state UNKNOWN\|,UP' &&
