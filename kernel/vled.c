@@ -64,11 +64,11 @@ static int led_param_set(const char *val, const struct kernel_param *kp)
 	return 0;
 }
 
+/* Not in sysfs: a parameter shows there only up to PAGE_SIZE bytes. */
 static const struct kernel_param_ops led_param_ops = {
 	.set = led_param_set,
-	.get = param_get_charp,
 };
-module_param_cb(led, &led_param_ops, &led, 0444);
+module_param_cb(led, &led_param_ops, &led, 0);
 MODULE_PARM_DESC(led,
 	"LEDs to create: NAME/COLOR+COLOR+.../MAX[,...] (default: multicolor:status/green+blue+red/255)");
 

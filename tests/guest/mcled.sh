@@ -1,0 +1,318 @@
+#!/bin/sh
+# modules: led-class-multicolor ledtrig-timer
+#
+# mcled against the kernel's multicolor LED class, on LEDs that kit's
+# module (kernel/vled.c) registers with no hardware behind them.  vled
+# shows what the class computed for each color, what a driver would send
+# to its hardware, in /sys/devices/platform/vled/components/NAME; mcled
+# get must show the same.  Also vled's parameters and refusals, and that
+# it unloads cleanly with its LEDs in use.
+. /tests/lib.sh
+
+VLED=/lib/modules/kit/vled.ko
+LEDS=/sys/class/leds
+COMP=/sys/devices/platform/vled/components
+
+# Debian 11's 5.10 has no multicolor class: no vled.ko, no LED for mcled.
+if [ ! -e "$VLED" ]; then
+	if [ -d /sys/module/led_class_multicolor ]; then
+		fail "vled: built for this kernel" "no $VLED"
+	else
+		pass "vled: not built, this kernel has no multicolor class"
+	fi
+	expect "mcled: no multicolor LED: list shows none" 0 "" $KIT mcled list
+	expect_err "mcled: no multicolor LED: get says so" 1 \
+		"^mcled: no multicolor LED in /sys/class/leds$" $KIT mcled get
+	exit 0
+fi
+
+# The class truncates each color's value before Linux 6.6 and rounds it
+# to closest from 6.6, and in 6.1 from 6.1.53 (stable; Debian 12's 6.1 is
+# later).  uname -r says 6.1.0-N on Debian: /proc/version has 6.1.Z.
+version=$(sed -n 's/.* Debian \([0-9][0-9.]*\)[-+].*/\1/p' /proc/version)
+[ -n "$version" ] || version=$(uname -r)
+set -- $(echo "$version" | tr '.-' '  ')
+major=$1 minor=$2 sub=${3:-0}
+if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 6 ]; } ||
+	{ [ "$major.$minor" = 6.1 ] && [ "$sub" -ge 53 ]; }; then
+	closest=1 green=22 rounding="rounded to closest" json_rounding=closest
+else
+	closest=0 green=21 rounding=truncated json_rounding=truncate
+fi
+# Color IDs 10-14 (purple ... lime) have names from 6.7.
+if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 7 ]; }; then
+	new_colors=1
+else
+	new_colors=0
+fi
+
+load() {
+	rmmod vled 2>/dev/null
+	insmod "$VLED" "$@"
+}
+
+# Every LED's state and every component, to see that a refusal changed
+# nothing.
+state() {
+	cat "$LEDS"/*/multi_intensity "$LEDS"/*/brightness "$COMP"/*
+}
+
+# refuse NAME STATUS PATTERN CMD...: expect_err, and no change anywhere.
+refuse() {
+	r_before=$(state)
+	expect_err "$@"
+	if [ "$(state)" = "$r_before" ]; then
+		pass "$1: nothing changed"
+	else
+		fail "$1: nothing changed"
+	fi
+}
+
+# "NAME v1 v2 ..." lines, sorted: what mcled -j get says each color gets,
+# and what vled says the class computed, for the LEDs glob $1 selects.
+mcled_values() {
+	$KIT mcled -j -l "$1" get |
+		sed -n 's/^{"name":"\([^"]*\)".*"values":\[\([0-9,]*\)\]}.*/\1 \2/p' |
+		tr ',' ' ' | sort
+}
+vled_values() {
+	awk '{ name = FILENAME; sub(/.*\//, "", name); printf "%s", name
+	       for (i = 2; i <= NF; i += 2) printf " %s", $i; print "" }' \
+		"$COMP"/$1 | sort
+}
+
+# same NAME GLOB: mcled get and vled agree on every LED GLOB selects.
+same() {
+	s_vled=$(vled_values "$2")
+	if [ -z "$s_vled" ]; then
+		fail "$1" "vled reports nothing for $2"
+	elif [ "$(mcled_values "$2")" = "$s_vled" ]; then
+		pass "$1"
+	else
+		fail "$1" "vled:" "$s_vled" "mcled:" "$(mcled_values "$2")"
+	fi
+}
+
+row() { printf '  %-10s %9s %6s\n' "$@"; }
+
+# --- The example of Documentation/leds/leds-class-multicolor.rst ---------
+S=$LEDS/multicolor:status
+if load; then
+	pass "vled: loads with its defaults"
+else
+	fail "vled: loads with its defaults"
+fi
+expect "example: cat multi_index" 0 "green blue red" cat "$S/multi_index"
+expect "example: max_brightness" 0 255 cat "$S/max_brightness"
+expect "vled: components start at 0" 0 "green 0 blue 0 red 0" \
+	cat "$COMP/multicolor:status"
+expect "example: mcled set 43 226 138" 0 "" $KIT mcled set 43 226 138
+expect "example: multi_intensity" 0 "43 226 138" cat "$S/multi_intensity"
+expect "example: mcled -b 128" 0 "" $KIT mcled -b 128
+expect "example: brightness" 0 128 cat "$S/brightness"
+expect "example: vled reports red 69, blue 113, green $green" 0 \
+	"green $green blue 113 red 69" cat "$COMP/multicolor:status"
+expect "example: mcled get shows the same values" 0 \
+	"multicolor:status: brightness 128 of 255, values $rounding
+$(row color intensity value)
+$(row green 43 $green)
+$(row blue 226 113)
+$(row red 138 69)" $KIT mcled get
+expect "example: mcled list" 0 \
+	"multicolor:status: green=43 blue=226 red=138 brightness=128 max_brightness=255" \
+	$KIT mcled list
+expect "example: mcled -j get" 0 "[
+{\"name\":\"multicolor:status\",\"colors\":[\"green\",\"blue\",\"red\"],\"intensity\":[43,226,138],\"brightness\":128,\"max_brightness\":255,\"rounding\":\"$json_rounding\",\"values\":[$green,113,69]}
+]" $KIT mcled -j get
+
+# --- Names, hex, octal, percent on the real class ---------------------
+expect "mcled set red=255: only red changes" 0 "43 226 255" \
+	sh -c "$KIT mcled set red=255 && cat $S/multi_intensity"
+expect "vled: red=255 at brightness 128" 0 "green $green blue 113 red 128" \
+	cat "$COMP/multicolor:status"
+expect "mcled set #ff8000" 0 "128 0 255" \
+	sh -c "$KIT mcled set '#ff8000' && cat $S/multi_intensity"
+expect "vled: #ff8000 at brightness 128" 0 "green 64 blue 0 red 128" \
+	cat "$COMP/multicolor:status"
+expect "mcled set 0x hex and 0 octal" 0 "16 16 255" \
+	sh -c "$KIT mcled set 0x10 020 255 && cat $S/multi_intensity"
+expect "mcled -b 100%" 0 255 sh -c "$KIT mcled -b 100% && cat $S/brightness"
+expect "vled: at full brightness the components are the intensities" 0 \
+	"green 16 blue 16 red 255" cat "$COMP/multicolor:status"
+expect "mcled -b 50%" 0 128 sh -c "$KIT mcled -b 50% && cat $S/brightness"
+same "mcled get agrees with vled after -b 50%" multicolor:status
+
+# --- vled's parameters: a keyboard, more colors, another max -----------
+keys=$(i=1; while [ $i -le 126 ]; do
+	printf 'rgb:kbd_backlight_%d/red+green+blue/255,' $i; i=$((i + 1)); done)
+if [ $new_colors = 1 ]; then
+	colors15=white+red+green+blue+amber+violet+yellow+ir+multicolor+rgb+purple+orange+pink+cyan+lime
+else
+	colors15=white+red+green+blue+amber+violet+yellow+ir+multicolor+rgb+white+red+green+blue+amber
+fi
+param="led=${keys}multicolor:lamp/red+green+blue+white+amber/1023,multicolor:all/$colors15/100,multicolor:warm/white+amber/255"
+if load "$param"; then
+	pass "vled: loads 129 LEDs from a ${#param}-byte led= (more than charp's 1024)"
+else
+	fail "vled: loads 129 LEDs from a ${#param}-byte led="
+fi
+expect "vled: one components file per LED" 0 129 sh -c "ls $COMP | wc -l"
+expect "vled: 129 multicolor LEDs in the class" 0 129 \
+	sh -c "ls -d $LEDS/*/multi_index | wc -l"
+expect "vled: 5 colors in the given order" 0 "red green blue white amber" \
+	cat "$LEDS/multicolor:lamp/multi_index"
+expect "vled: max_brightness 1023" 0 1023 cat "$LEDS/multicolor:lamp/max_brightness"
+expect "vled: 15 colors" 0 "$(echo $colors15 | tr + ' ')" \
+	cat "$LEDS/multicolor:all/multi_index"
+expect "vled: intensities start at max_brightness" 0 "1023 1023 1023 1023 1023" \
+	cat "$LEDS/multicolor:lamp/multi_intensity"
+
+L=multicolor:lamp
+expect "mcled on 5 colors: -b 511 set 0 1 2 1023 700" 0 "" \
+	$KIT mcled -l $L -b 511 set 0 1 2 1023 700
+if [ $closest = 1 ]; then lamp="red 0 green 0 blue 1 white 511 amber 350"
+else lamp="red 0 green 0 blue 0 white 511 amber 349"; fi
+expect "vled: 5 colors, max 1023, brightness 511" 0 "$lamp" cat "$COMP/$L"
+same "mcled get agrees with vled on 5 colors, max 1023" $L
+expect "mcled -b 50% of 1023" 0 512 \
+	sh -c "$KIT mcled -l $L -b 50% && cat $LEDS/$L/brightness"
+expect "mcled -j get on 5 colors, max 1023" 0 "[
+{\"name\":\"$L\",\"colors\":[\"red\",\"green\",\"blue\",\"white\",\"amber\"],\"intensity\":[0,1,2,1023,700],\"brightness\":512,\"max_brightness\":1023,\"rounding\":\"$json_rounding\",\"values\":[0,$closest,1,512,350]}
+]" $KIT mcled -l $L -j get
+same "mcled get agrees with vled on 5 colors at 512" $L
+
+expect "mcled on 15 colors: white=100 rgb=50 -b 77" 0 "" \
+	$KIT mcled -l multicolor:all -b 77 set white=100 rgb=50
+same "mcled get agrees with vled on 15 colors" multicolor:all
+
+K='rgb:kbd_backlight_*'
+expect "mcled glob: 126 keys set #ff8000 at -b 100%" 0 "" \
+	$KIT mcled -l "$K" -b 100% set '#ff8000'
+expect "vled: all 126 keys got red 255 green 128 blue 0" 0 126 \
+	sh -c "cat $COMP/$K | grep -c -x 'red 255 green 128 blue 0'"
+expect "vled: the glob left the lamp alone" 0 \
+	"red 0 green $closest blue 1 white 512 amber 350" cat "$COMP/$L"
+expect "mcled glob 'rgb:kbd_backlight_1?' set #0000ff" 0 "" \
+	$KIT mcled -l 'rgb:kbd_backlight_1?' set '#0000ff'
+expect "vled: 10 keys blue, the others not" 0 "10 116" \
+	sh -c "echo \$(cat $COMP/$K | grep -c -x 'red 0 green 0 blue 255') \
+		\$(cat $COMP/$K | grep -c -x 'red 255 green 128 blue 0')"
+expect "mcled glob -b 77 on every LED" 0 "" $KIT mcled -l '*' -b 77
+same "mcled get agrees with vled on all 129 LEDs" '*'
+
+# --- mcled's refusals against the real class: nothing changes ---------
+refuse "mcled refuses: several LEDs and no -l" 2 \
+	"^mcled: 129 multicolor LEDs; choose one with -l NAME \(" \
+	$KIT mcled set 1 2 3
+refuse "mcled refuses: 3 values for 5 colors" 2 \
+	"^mcled: $L: multi_intensity takes 5 values \(red green blue white amber\), got 3$" \
+	$KIT mcled -l $L set 1 2 3
+refuse "mcled refuses: a value above max_brightness" 2 \
+	"^mcled: $L: white=1024 is above max_brightness 1023$" \
+	$KIT mcled -l $L set white=1024
+refuse "mcled refuses a glob when one LED cannot take the value" 2 \
+	"^mcled: multicolor:all: red=300 is above max_brightness 100$" \
+	$KIT mcled -l '*' set red=300
+refuse "mcled refuses: a color the LEDs lack" 2 \
+	"^mcled: rgb:kbd_backlight_1 has no white; its colors: red green blue$" \
+	$KIT mcled -l "$K" set white=3
+refuse "mcled refuses: #RRGGBB on a LED without red" 2 \
+	"^mcled: multicolor:warm has no red for #ff0000; its colors: white amber$" \
+	$KIT mcled -l multicolor:warm set '#ff0000'
+refuse "mcled refuses: brightness above max_brightness" 2 \
+	"^mcled: $L: brightness 1024 is above max_brightness 1023$" \
+	$KIT mcled -l $L -b 1024
+refuse "mcled refuses: 101%" 2 "^mcled: bad brightness '101%'" \
+	$KIT mcled -l $L -b 101%
+refuse "mcled refuses: an unknown color" 2 "^mcled: unknown color 'octarine'" \
+	$KIT mcled -l $L set octarine=1
+refuse "mcled refuses: a bad #RRGGBB" 2 "^mcled: bad color '#12345'" \
+	$KIT mcled -l $L set '#12345'
+refuse "mcled refuses: a negative value" 2 "^mcled: bad value '-5'" \
+	$KIT mcled -l $L set 1 2 3 4 -5
+refuse "mcled refuses: no such LED" 1 "^mcled: no LED named 'nosuch' in /sys/class/leds$" \
+	$KIT mcled -l nosuch get
+
+# --- vled refuses bad parameters, and leaves nothing behind ------------
+# bad_param NAME PATTERN PARAM: insmod fails and dmesg's last line says why.
+bad_param() {
+	rmmod vled 2>/dev/null
+	if insmod "$VLED" "$3" 2>/dev/null; then
+		fail "$1" "insmod accepted $3"
+	elif ! dmesg | tail -n 1 | grep -Eq "vled: $2"; then
+		fail "$1" "dmesg: $(dmesg | tail -n 1)" "want: vled: $2"
+	elif [ -e /sys/module/vled ] || [ -e /sys/devices/platform/vled ]; then
+		fail "$1" "vled left /sys/module/vled or its device behind"
+	else
+		pass "$1"
+	fi
+}
+bad_param "vled refuses an unknown color" \
+	"LED x: unknown color 'octarine' \(use the names multi_index shows" \
+	led=x/red+octarine/255
+bad_param "vled refuses 16 colors" "LED x: more than 15 colors" \
+	led=x/$colors15+red/255
+bad_param "vled refuses max 0" "LED x: max_brightness must be 1 to 65535, got '0'" \
+	led=x/red/0
+bad_param "vled refuses max 65536" "LED x: max_brightness must be 1 to 65535, got '65536'" \
+	led=x/red/65536
+bad_param "vled refuses a max that is not a number" "got '12a'" led=x/red/12a
+bad_param "vled refuses a name given twice" "LED name 'a' is given twice" \
+	led=a/red/255,b/red/255,a/green/255
+bad_param "vled refuses '/' in a name" \
+	"led=: 'a\.\.\.' is not NAME/COLOR\+COLOR\+\.\.\./MAX \(LED names cannot have '/'\)" \
+	led=a/b/red/255
+bad_param "vled refuses a LED without max" "'a\.\.\.' is not NAME/COLOR" led=a/red
+bad_param "vled refuses an empty led=" "'\.\.\.' is not NAME/COLOR" led=
+bad_param "vled refuses a trailing comma" "'\.\.\.' is not NAME/COLOR" led=a/red/255,
+bad_param "vled refuses an empty color" "LED a: unknown color ''" led=a/red++blue/255
+bad_param "vled refuses a name of 64 characters" "must have 1 to 63 characters" \
+	led=$(printf '%064d' 0)/red/255
+if [ $new_colors = 1 ]; then
+	expect "vled takes purple on $version" 0 "purple lime" sh -c \
+		"insmod $VLED led=p/purple+lime/255 && cat $LEDS/p/multi_index"
+else
+	bad_param "vled refuses purple, which $version does not name" \
+		"LED p: unknown color 'purple'" led=p/purple+lime/255
+fi
+
+# --- Unloading with LEDs in use ---------------------------------------
+load led=multicolor:status/green+blue+red/255,$L/red+green+blue+white+amber/1023
+expect "unload: a LED blinks with the timer trigger" 0 "" \
+	sh -c "echo timer >$S/trigger && echo 1 >$S/delay_on && echo 1 >$S/delay_off"
+exec 3<"$LEDS/$L/multi_intensity" 4<"$COMP/$L"
+# Writers and readers racing the unload, until their files go away.
+( i=0; while [ $i -lt 5000 ] && echo "1 2 3 4 5" >"$LEDS/$L/multi_intensity" &&
+	cat "$COMP/$L" "$COMP/multicolor:status" >/dev/null; do
+	i=$((i + 1)); done ) 2>/dev/null &
+racer=$!
+sleep 1
+if rmmod vled; then
+	pass "unload: rmmod vled with a trigger, open files, readers and writers"
+else
+	fail "unload: rmmod vled with a trigger, open files, readers and writers"
+fi
+wait $racer
+if [ -e "$S" ] || [ -e "$LEDS/$L" ] || [ -e /sys/devices/platform/vled ]; then
+	fail "unload: the LEDs and the device are gone"
+else
+	pass "unload: the LEDs and the device are gone"
+fi
+if cat <&4 >/dev/null 2>&1; then
+	fail "unload: a components file opened before fails after"
+else
+	pass "unload: a components file opened before fails after"
+fi
+exec 3<&- 4<&-
+sleep 1		# a timer left behind would fire now
+if dmesg | grep -Eq 'Oops|BUG:|WARNING:|Call Trace'; then
+	fail "unload: no oops or warning" "$(dmesg | grep -E -A5 'Oops|BUG:|WARNING:' | head -20)"
+else
+	pass "unload: no oops or warning"
+fi
+if load && [ "$(cat "$COMP/multicolor:status")" = "green 0 blue 0 red 0" ]; then
+	pass "unload: vled loads again"
+else
+	fail "unload: vled loads again"
+fi
+rmmod vled
