@@ -1,0 +1,988 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * sockiter: the protocol-independent half of tcpiter and udpiter.
+ *
+ * The BPF program (bpf/sockiter.bpf.h) filters in the kernel and writes
+ * one fixed-size struct sock_rec per socket, followed by /proc's hashed
+ * pointer as text ("%pK": only the kernel can hash it).  Userspace turns
+ * the records into /proc's text with hand-written hex and decimal
+ * conversion and one write: cheaper than formatting each field with
+ * bpf_seq_printf().  A pinned iterator instead formats /proc's text in
+ * the kernel (MODE_TEXT), since any program may read it.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include <zlib.h>
+#include <linux/capability.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "kit.h"
+#include "sockiter.h"
+
+#define BPF_FS_MAGIC	0xcafe4a11
+#define ALL_STATES	0xffeU		/* TCP states 1..11 */
+#define LISTEN		10
+#define CLOSE		7
+
+/* States by ss's names (include/net/tcp_states.h numbers). */
+static const char *const state_names[TCP_STATES] = {
+	[1] = "established", [2] = "syn-sent", [3] = "syn-recv",
+	[4] = "fin-wait-1", [5] = "fin-wait-2", [6] = "time-wait",
+	[7] = "close", [8] = "close-wait", [9] = "last-ack",
+	[10] = "listen", [11] = "closing",
+};
+
+/* ...and as ss's State column shows them. */
+static const char *const state_labels[TCP_STATES] = {
+	[1] = "ESTAB", [2] = "SYN-SENT", [3] = "SYN-RECV",
+	[4] = "FIN-WAIT-1", [5] = "FIN-WAIT-2", [6] = "TIME-WAIT",
+	[7] = "UNCONN", [8] = "CLOSE-WAIT", [9] = "LAST-ACK",
+	[10] = "LISTEN", [11] = "CLOSING",
+};
+
+static const char *const kind_names[] = {
+	[KIND_FULL] = "socket", [KIND_TIMEWAIT] = "timewait",
+	[KIND_REQUEST] = "request",
+};
+
+/* ---- the command line ---- */
+
+int parse_state(const char *name, __u32 *states)
+{
+	int i;
+
+	if (!strcmp(name, "all")) {
+		*states |= ALL_STATES;
+		return 0;
+	}
+	if (!strcmp(name, "connected")) {
+		*states |= ALL_STATES & ~(1U << LISTEN | 1U << CLOSE);
+		return 0;
+	}
+	for (i = 1; i < TCP_STATES; i++) {
+		if (state_names[i] && !strcmp(name, state_names[i])) {
+			*states |= 1U << i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* ADDR[/LEN] as an IPv6 prefix (IPv4 as ::ffff:a.b.c.d), net masked. */
+int parse_prefix(const char *s, __u32 net[4], __u32 mask[4])
+{
+	unsigned char addr[16] = { 0 }, bits[16];
+	const char *slash = strchr(s, '/');
+	size_t n = slash ? (size_t)(slash - s) : strlen(s);
+	char text[INET6_ADDRSTRLEN];
+	long len, max;
+	int i;
+
+	if (n >= sizeof(text))
+		return -1;
+	memcpy(text, s, n);
+	text[n] = '\0';
+	if (inet_pton(AF_INET, text, addr + 12) == 1) {
+		addr[10] = addr[11] = 0xff;
+		max = 32;
+	} else if (inet_pton(AF_INET6, text, addr) == 1) {
+		max = 128;
+	} else {
+		return -1;
+	}
+	len = max;
+	if (slash && (!slash[1] || strspn(slash + 1, "0123456789") !=
+		      strlen(slash + 1) || parse_long(slash + 1, &len) ||
+		      len > max))
+		return -1;
+	len += 128 - max;
+	for (i = 0; i < 16; i++) {
+		long b = len - 8 * i;
+
+		bits[i] = b >= 8 ? 0xff : b <= 0 ? 0 : 0xff << (8 - b);
+		addr[i] &= bits[i];
+	}
+	memcpy(net, addr, 16);
+	memcpy(mask, bits, 16);
+	return 0;
+}
+
+static __s32 parse_port(const char *opt, const char *s)
+{
+	long port;
+
+	if (strspn(s, "0123456789") != strlen(s) || parse_long(s, &port) ||
+	    port > 65535)
+		die_usage("%s takes a port number 0-65535, got '%s'", opt, s);
+	return port;
+}
+
+static const char short_opts[] = "46tjcHvs:N:h";
+static const struct option long_opts[] = {
+	{ "sport", required_argument, NULL, 'S' },
+	{ "dport", required_argument, NULL, 'D' },
+	{ "src", required_argument, NULL, 'a' },
+	{ "dst", required_argument, NULL, 'b' },
+	{ "uid", required_argument, NULL, 'u' },
+	{ "all-netns", no_argument, NULL, 'A' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void set_output(struct sockiter *it, enum sockiter_output out)
+{
+	if (it->output != OUT_PROC && it->output != out)
+		die_usage("-t, -j and -c exclude each other");
+	it->output = out;
+}
+
+static void parse_filter(struct sockiter_filter *f, int opt, const char *arg)
+{
+	long uid;
+
+	switch (opt) {
+	case 's':
+		if (parse_state(arg, &f->states))
+			die_usage("unknown state '%s' (try established, listen, "
+				  "time-wait, ..., connected, all)", arg);
+		break;
+	case 'S':
+		f->sport = parse_port("--sport", arg);
+		break;
+	case 'D':
+		f->dport = parse_port("--dport", arg);
+		break;
+	case 'a':
+		if (parse_prefix(arg, f->src, f->src_mask))
+			die_usage("--src takes ADDR[/LEN], got '%s'", arg);
+		break;
+	case 'b':
+		if (parse_prefix(arg, f->dst, f->dst_mask))
+			die_usage("--dst takes ADDR[/LEN], got '%s'", arg);
+		break;
+	case 'u':
+		if (strspn(arg, "0123456789") != strlen(arg) ||
+		    parse_long(arg, &uid) || uid > 0xffffffffL)
+			die_usage("--uid takes a number, got '%s'", arg);
+		f->uid = uid;
+		break;
+	}
+}
+
+static int print_libbpf(enum libbpf_print_level level, const char *fmt,
+			va_list ap)
+{
+	(void)level;
+	return vfprintf(stderr, fmt, ap);
+}
+
+static void check_pin_args(struct sockiter *it, int argc, char **argv)
+{
+	if (optind != argc - 1)
+		die_usage("pin takes one PATH");
+	it->pin_path = argv[optind];
+	if (it->output != OUT_PROC || it->no_header || it->netns ||
+	    it->all_netns)
+		die_usage("pin takes only -4/-6, filters and PATH");
+	if (it->config.filter.families == 3)
+		die_usage("pin makes one /proc table: add -4 (/proc/net/%s) "
+			  "or -6 (/proc/net/%s6)", it->proto->name,
+			  it->proto->name);
+	it->config.mode = MODE_TEXT;
+}
+
+void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
+		    int argc, char **argv)
+{
+	struct sockiter_filter *f = &it->config.filter;
+	bool pin = argc > 1 && !strcmp(argv[1], "pin");
+	int opt, families = 0;
+
+	memset(it, 0, sizeof(*it));
+	it->proto = proto;
+	f->sport = f->dport = -1;
+	f->uid = -1;
+	if (pin)
+		argc--, argv++;
+	optind = 1;
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, short_opts, long_opts,
+				  NULL)) != -1) {
+		switch (opt) {
+		case '4':
+			families |= 1 << FAMILY_V4;
+			break;
+		case '6':
+			families |= 1 << FAMILY_V6;
+			break;
+		case 't':
+			set_output(it, OUT_TABLE);
+			break;
+		case 'j':
+			set_output(it, OUT_JSON);
+			break;
+		case 'c':
+			set_output(it, OUT_COUNT);
+			break;
+		case 'H':
+			it->no_header = true;
+			break;
+		case 'v':
+			it->verbose = true;
+			break;
+		case 'N':
+			it->netns = optarg;
+			break;
+		case 'A':
+			it->all_netns = true;
+			break;
+		case 's': case 'S': case 'D': case 'a': case 'b': case 'u':
+			parse_filter(f, opt, optarg);
+			break;
+		default:
+			die_usage("unknown option or missing value: %s (see "
+				  "--help)", argv[optind - 1]);
+		}
+	}
+	f->families = families ? families : 3;
+	if (it->netns && it->all_netns)
+		die_usage("-N and --all-netns exclude each other");
+	if (pin)
+		check_pin_args(it, argc, argv);
+	else if (optind < argc)
+		die_usage("unexpected argument '%s'", argv[optind]);
+	if (it->output == OUT_COUNT)
+		it->config.mode = MODE_COUNT;
+	it->config.want_pointer = it->output == OUT_PROC ||
+				  it->output == OUT_JSON;
+	libbpf_set_print(it->verbose ? print_libbpf : NULL);
+}
+
+/* ---- facts about the kernel ---- */
+
+/* CONFIG_HZ from the kernel's config where distributions keep it. */
+static __u32 config_hz(void)
+{
+	char path[128], line[256];
+	struct utsname u;
+	long hz = 0;
+	gzFile f;
+
+	uname(&u);
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	f = gzopen(path, "r");	/* reads plain files too */
+	if (!f)
+		f = gzopen("/proc/config.gz", "r");
+	if (!f)
+		return 0;
+	while (gzgets(f, line, sizeof(line)))
+		if (!strncmp(line, "CONFIG_HZ=", 10)) {
+			hz = strtol(line + 10, NULL, 10);
+			break;
+		}
+	gzclose(f);
+	return hz > 0 ? hz : 0;
+}
+
+/*
+ * HZ from one sample of jiffies and the monotonic clock: jiffies start at
+ * INITIAL_JIFFIES, (u32)(-300 * HZ), and then count HZ a second.  Returns
+ * the candidate that fits, or 0 when none fits clearly (near 5 minutes of
+ * uptime every HZ gives the same jiffies).
+ */
+__u32 hz_from_jiffies(__u64 jiffies, __u64 now_ns)
+{
+	static const __u32 candidates[] = { 100, 250, 300, 1000 };
+	__u64 best = ~0ULL, second = ~0ULL;
+	__u32 hz = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
+		__u64 h = candidates[i];
+		__u64 want = (__u32)-(300 * h) + now_ns / 1000000 * h / 1000;
+		__u64 err = want > jiffies ? want - jiffies : jiffies - want;
+
+		if (err < best) {
+			second = best;
+			best = err;
+			hz = h;
+		} else if (err < second) {
+			second = err;
+		}
+	}
+	return best < hz && best * 8 < second ? hz : 0;
+}
+
+static __u32 sampled_hz(void)
+{
+	char buf[8192], *now, *jif;
+
+	if (read_text("/proc/timer_list", buf, sizeof(buf)) < 0)
+		return 0;
+	now = strstr(buf, "\nnow at ");
+	jif = strstr(buf, "\njiffies: ");
+	if (!now || !jif)
+		return 0;
+	return hz_from_jiffies(strtoull(jif + 10, NULL, 10),
+			       strtoull(now + 8, NULL, 10));
+}
+
+static __u32 kernel_hz(bool verbose)
+{
+	__u32 hz = config_hz();
+
+	if (!hz)
+		hz = sampled_hz();
+	if (!hz) {
+		hz = 250;
+		if (verbose)
+			warn_msg("cannot tell the kernel's HZ; assuming 250 "
+				 "(Debian's): timers may be off");
+	}
+	return hz;
+}
+
+/* /proc/net/udp's header gained a third leading space in 5.16 ("net:
+ * udp: fix alignment problem in udp4_seq_show()"), and in some stable
+ * kernels: ask /proc when it is there, else go by the version. */
+static bool udp_header_wide(void)
+{
+	char head[4] = "";
+	struct utsname u;
+	int major, minor;
+	int fd = open("/proc/net/udp", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		ssize_t n = read(fd, head, 3);
+
+		close(fd);
+		if (n == 3)
+			return !strcmp(head, "   ");
+	}
+	uname(&u);
+	if (sscanf(u.release, "%d.%d", &major, &minor) != 2)
+		return true;
+	return major > 5 || (major == 5 && minor >= 16);
+}
+
+/* ---- loading ---- */
+
+static void check_privileges(void)
+{
+	struct __user_cap_header_struct head = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[2];
+
+	if (syscall(SYS_capget, &head, data) == 0 &&
+	    !(data[0].effective & (1U << CAP_SYS_ADMIN)) &&
+	    !(data[1].effective & (1U << (39 - 32))))	/* CAP_BPF */
+		die("need root or CAP_BPF");
+}
+
+/* Why did loading fail?  A kernel without the iterator target. */
+static bool iterator_exists(const char *func)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	bool found;
+
+	if (!btf)
+		return true;
+	found = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC) > 0;
+	btf__free(btf);
+	return found;
+}
+
+static struct bpf_link *load(struct sockiter *it, const struct sockiter_bpf *bpf)
+{
+	const char *name = it->proto->name;
+	struct bpf_link *link;
+	int err;
+
+	check_privileges();
+	if (access("/sys/kernel/btf/vmlinux", R_OK))
+		die("kernel has no BTF at /sys/kernel/btf/vmlinux");
+	it->config.hz = kernel_hz(it->verbose);
+	it->config.udp_header_wide = udp_header_wide();
+	*bpf->config = it->config;
+	err = bpf_object__load(bpf->obj);
+	if (err && !iterator_exists(it->proto->iter_func))
+		die("kernel has no BPF %s iterator (needs Linux 5.9 or later)",
+		    name);
+	if (err == -EPERM)
+		die("need root or CAP_BPF");
+	if (err)
+		die("cannot load the BPF %s iterator: %s%s", name,
+		    strerror(-err), it->verbose ? "" : " (-v tells why)");
+	link = bpf_program__attach_iter(bpf->prog, NULL);
+	if (!link)
+		die("cannot attach the BPF %s iterator: %s", name,
+		    strerror(errno));
+	return link;
+}
+
+/* ---- reading ---- */
+
+/* The whole walk, as the program wrote it. */
+static char *read_iter(struct bpf_link *link, size_t *len)
+{
+	size_t cap = 1 << 20, n = 0;
+	char *buf = malloc(cap);
+	int fd = bpf_iter_create(bpf_link__fd(link));
+	ssize_t got;
+
+	if (fd < 0)
+		die("cannot start the iterator: %s", strerror(errno));
+	for (;;) {
+		if (!buf)
+			die("out of memory");
+		/* one read() returns at most the kernel's 32 KiB buffer */
+		if (cap - n < 64 * 1024)
+			buf = realloc(buf, cap *= 2);
+		if (!buf)
+			die("out of memory");
+		got = read(fd, buf + n, cap - n);
+		/* EAGAIN: a million sockets filtered out in one read() */
+		if (got < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (got < 0)
+			die("reading the iterator: %s", strerror(errno));
+		if (got == 0)
+			break;
+		n += got;
+	}
+	close(fd);
+	*len = n;
+	return buf;
+}
+
+struct row {
+	struct sock_rec r;
+	const char *ptr;		/* /proc's pointer, in the read buffer */
+	__u32 ptr_len;
+	__u32 order;			/* as the kernel walked */
+};
+
+static struct row *parse_rows(const char *buf, size_t len, bool pointer,
+			      size_t *count)
+{
+	size_t off = 0, n = 0, cap = len / sizeof(struct sock_rec) + 1;
+	struct row *rows = malloc(cap * sizeof(*rows));
+	const char *nl;
+
+	if (!rows)
+		die("out of memory");
+	while (off + sizeof(struct sock_rec) <= len && n < cap) {
+		struct row *w = &rows[n];
+
+		memcpy(&w->r, buf + off, sizeof(w->r));
+		off += sizeof(w->r);
+		w->ptr = buf + off;
+		w->ptr_len = 0;
+		w->order = n++;
+		if (!pointer)
+			continue;
+		nl = memchr(buf + off, '\n', len - off);
+		if (!nl)
+			die("the iterator's output is cut short");
+		w->ptr_len = nl - w->ptr;
+		off = nl + 1 - buf;
+	}
+	*count = n;
+	return rows;
+}
+
+/* /proc lists IPv4 first (tcp, then tcp6) and UDP by hash slot. */
+static bool sort_by_sl;
+
+static int row_cmp(const void *x, const void *y)
+{
+	const struct row *a = x, *b = y;
+
+	if (a->r.family != b->r.family)
+		return a->r.family - b->r.family;
+	if (sort_by_sl && a->r.sl != b->r.sl)
+		return a->r.sl < b->r.sl ? -1 : 1;
+	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* ---- /proc's text ---- */
+
+static const char hex_digits[] = "0123456789ABCDEF";
+
+/* %0<width>X */
+static char *put_hex(char *p, __u64 v, int width)
+{
+	char tmp[16];
+	int n = 0;
+
+	do {
+		tmp[n++] = hex_digits[v & 15];
+		v >>= 4;
+	} while (v);
+	while (n < width)
+		tmp[n++] = '0';
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+/* %<width>u */
+static char *put_dec(char *p, __u64 v, int width)
+{
+	char tmp[20];
+	int n = 0;
+
+	do {
+		tmp[n++] = '0' + v % 10;
+		v /= 10;
+	} while (v);
+	for (; width > n; width--)
+		*p++ = ' ';
+	while (n)
+		*p++ = tmp[--n];
+	return p;
+}
+
+static char *put_sdec(char *p, __s64 v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		v = -v;
+	}
+	return put_dec(p, v, 0);
+}
+
+/* "%08X:%04X " or "%08X%08X%08X%08X:%04X " */
+static char *put_endpoint(char *p, const __u32 *addr, int family, __u16 port)
+{
+	int i;
+
+	for (i = 0; i < (family == FAMILY_V4 ? 1 : 4); i++)
+		p = put_hex(p, addr[i], 8);
+	*p++ = ':';
+	p = put_hex(p, port, 4);
+	*p++ = ' ';
+	return p;
+}
+
+/* At most this long: sl, addresses, numbers, pointer, padding. */
+#define ROW_MAX 512
+
+char *format_proc_row(char *p, const struct sockiter_proto *proto,
+		      const struct sock_rec *r, const char *ptr, int ptr_len)
+{
+	char *start = p;
+
+	p = put_dec(p, r->sl, proto->sl_width);
+	*p++ = ':';
+	*p++ = ' ';
+	p = put_endpoint(p, r->src, r->family, r->sport);
+	p = put_endpoint(p, r->dst, r->family, r->dport);
+	p = put_hex(p, r->state, 2);
+	*p++ = ' ';
+	p = put_hex(p, r->tx_queue, 8);
+	*p++ = ':';
+	p = put_hex(p, r->rx_queue, 8);
+	*p++ = ' ';
+	p = put_hex(p, r->timer, 2);
+	*p++ = ':';
+	p = put_hex(p, r->when, 8);
+	*p++ = ' ';
+	p = put_hex(p, r->retransmits, 8);
+	*p++ = ' ';
+	p = put_dec(p, r->uid, 5);
+	*p++ = ' ';
+	p = put_dec(p, r->probes, 8);
+	*p++ = ' ';
+	p = put_dec(p, r->inode, 0);
+	*p++ = ' ';
+	p = put_sdec(p, (__s32)r->refcnt);
+	*p++ = ' ';
+	if (ptr_len > 32)
+		ptr_len = 32;
+	memcpy(p, ptr, ptr_len);
+	p += ptr_len;
+	if (!proto->tcp_tail) {
+		*p++ = ' ';
+		p = put_dec(p, r->drops, 0);
+	} else if (r->kind == KIND_FULL) {
+		*p++ = ' ';
+		p = put_dec(p, r->rto, 0);
+		*p++ = ' ';
+		p = put_dec(p, r->ato, 0);
+		*p++ = ' ';
+		p = put_dec(p, r->quick_pingpong, 0);
+		*p++ = ' ';
+		p = put_dec(p, r->cwnd, 0);
+		*p++ = ' ';
+		p = put_sdec(p, r->ssthresh);
+	}
+	/* seq_pad(): IPv4 rows are as wide as their header */
+	while (r->family == FAMILY_V4 && p - start < proto->width4)
+		*p++ = ' ';
+	*p++ = '\n';
+	return p;
+}
+
+/* /proc's header, padded like its rows. */
+static char *put_header(char *p, const struct sockiter *it, int family)
+{
+	const struct sockiter_proto *proto = it->proto;
+	const char *h = family == FAMILY_V4 ? proto->header4 : proto->header6;
+	char *start = p;
+
+	/* Before 5.16 /proc/net/udp's header began with two spaces. */
+	if (family == FAMILY_V4 && !proto->tcp_tail &&
+	    !it->config.udp_header_wide)
+		h++;
+	p = stpcpy(p, h);
+	while (family == FAMILY_V4 && p - start < proto->width4)
+		*p++ = ' ';
+	*p++ = '\n';
+	return p;
+}
+
+static void print_proc(const struct sockiter *it, const struct row *rows,
+		       size_t n)
+{
+	char *out = malloc((n + 2) * ROW_MAX), *p = out;
+	size_t i = 0;
+	int family;
+
+	if (!out)
+		die("out of memory");
+	for (family = FAMILY_V4; family <= FAMILY_V6; family++) {
+		if (!(it->config.filter.families & (1 << family)))
+			continue;
+		if (!it->no_header)
+			p = put_header(p, it, family);
+		for (; i < n && rows[i].r.family == family; i++)
+			p = format_proc_row(p, it->proto, &rows[i].r,
+					    rows[i].ptr, rows[i].ptr_len);
+	}
+	fflush(stdout);
+	if (write_all(STDOUT_FILENO, out, p - out) < 0)
+		die("writing: %s", strerror(errno));
+	free(out);
+}
+
+/* ---- the other forms ---- */
+
+static const char *addr_text(const __u32 *addr, int family, char *buf)
+{
+	return inet_ntop(family == FAMILY_V4 ? AF_INET : AF_INET6, addr, buf,
+			 INET6_ADDRSTRLEN);
+}
+
+static void print_table_endpoint(const __u32 *addr, int family, __u16 port,
+				 bool star)
+{
+	char a[INET6_ADDRSTRLEN], text[INET6_ADDRSTRLEN + 16];
+
+	addr_text(addr, family, a);
+	if (family == FAMILY_V6)
+		snprintf(text, sizeof(text), "[%s]", a);
+	else
+		snprintf(text, sizeof(text), "%s", a);
+	if (star && !port)
+		strcat(text, ":*");
+	else
+		sprintf(text + strlen(text), ":%u", port);
+	printf(" %-27s", text);
+}
+
+static void print_table(const struct sockiter *it, const struct row *rows,
+			size_t n)
+{
+	size_t i;
+
+	if (!it->no_header)
+		printf("%-11s %6s %6s %-27s %-27s %6s %s\n", "State", "Recv-Q",
+		       "Send-Q", " Local Address:Port", " Peer Address:Port",
+		       "Uid", "Inode");
+	for (i = 0; i < n; i++) {
+		const struct sock_rec *r = &rows[i].r;
+
+		printf("%-11s %6u %6u", state_labels[r->state & 15] ?
+		       state_labels[r->state & 15] : "UNKNOWN", r->rx_queue,
+		       r->tx_queue);
+		print_table_endpoint(r->src, r->family, r->sport, false);
+		print_table_endpoint(r->dst, r->family, r->dport, true);
+		printf(" %6u %llu\n", r->uid, (unsigned long long)r->inode);
+	}
+}
+
+static void print_json_row(const struct sockiter *it, const struct row *w,
+			   const char *netns)
+{
+	const struct sock_rec *r = &w->r;
+	char a[INET6_ADDRSTRLEN], pointer[40];
+
+	printf("{\"family\":\"%s\"", r->family == FAMILY_V4 ? "inet" : "inet6");
+	if (netns)
+		printf(",\"netns\":\"%s\"", netns);
+	if (it->proto->tcp_tail)
+		printf(",\"kind\":\"%s\"", kind_names[r->kind % 3]);
+	printf(",\"sl\":%u,\"local_address\":\"%s\",\"local_port\":%u",
+	       r->sl, addr_text(r->src, r->family, a), r->sport);
+	printf(",\"remote_address\":\"%s\",\"remote_port\":%u",
+	       addr_text(r->dst, r->family, a), r->dport);
+	printf(",\"st\":%u,\"state\":\"%s\",\"tx_queue\":%u,\"rx_queue\":%d",
+	       r->state, state_names[r->state & 15] ? state_names[r->state & 15]
+	       : "unknown", r->tx_queue, (int)r->rx_queue);
+	printf(",\"tr\":%u,\"tm_when\":%llu,\"retrnsmt\":%u,\"uid\":%u",
+	       r->timer, (unsigned long long)r->when, r->retransmits, r->uid);
+	snprintf(pointer, sizeof(pointer), "%.*s", (int)w->ptr_len, w->ptr);
+	printf(",\"timeout\":%u,\"inode\":%llu,\"ref\":%d,\"pointer\":\"%s\"",
+	       r->probes, (unsigned long long)r->inode, (int)r->refcnt,
+	       pointer);
+	if (!it->proto->tcp_tail)
+		printf(",\"drops\":%u", r->drops);
+	else if (r->kind == KIND_FULL)
+		printf(",\"rto\":%u,\"ato\":%u,\"quick\":%u,\"pingpong\":%u,"
+		       "\"cwnd\":%u,\"%s\":%d", r->rto, r->ato,
+		       r->quick_pingpong >> 1, r->quick_pingpong & 1, r->cwnd,
+		       r->state == LISTEN ? "fastopen_max_qlen" : "ssthresh",
+		       r->ssthresh);
+	puts("}");
+}
+
+static void print_counts(const struct sockiter *it, const struct bpf_map *bss)
+{
+	__u64 counts[2][TCP_STATES], sum[2] = { 0 };
+	__u32 zero = 0;
+	int i;
+
+	/* .bss is one array element: counts[][] */
+	if (bpf_map__lookup_elem(bss, &zero, sizeof(zero), counts,
+				 sizeof(counts), 0))
+		die("cannot read the counts: %s", strerror(errno));
+	if (!it->no_header)
+		printf("%-12s %8s %8s %8s\n", "State", "IPv4", "IPv6", "Total");
+	for (i = 1; i < TCP_STATES; i++) {
+		sum[0] += counts[0][i];
+		sum[1] += counts[1][i];
+		if (!state_names[i] || !(it->proto->count_states & (1U << i)))
+			continue;
+		printf("%-12s %8llu %8llu %8llu\n", state_names[i],
+		       (unsigned long long)counts[0][i],
+		       (unsigned long long)counts[1][i],
+		       (unsigned long long)(counts[0][i] + counts[1][i]));
+	}
+	printf("%-12s %8llu %8llu %8llu\n", "total", (unsigned long long)sum[0],
+	       (unsigned long long)sum[1], (unsigned long long)(sum[0] + sum[1]));
+}
+
+/* One walk of the current network namespace, printed. */
+static void dump(const struct sockiter *it, struct bpf_link *link,
+		 const struct sockiter_bpf *bpf, const char *netns)
+{
+	__u64 zeros[2][TCP_STATES] = { { 0 } };
+	__u32 key = 0;
+	struct row *rows;
+	size_t len, n, i;
+	char *buf;
+
+	if (it->output == OUT_COUNT &&
+	    bpf_map__update_elem(bpf->bss, &key, sizeof(key), zeros,
+				 sizeof(zeros), 0))
+		die("cannot reset the counts: %s", strerror(errno));
+	buf = read_iter(link, &len);
+	if (it->output == OUT_COUNT) {
+		free(buf);
+		print_counts(it, bpf->bss);
+		return;
+	}
+	rows = parse_rows(buf, len, it->config.want_pointer, &n);
+	sort_by_sl = it->proto->sort_by_sl;
+	qsort(rows, n, sizeof(*rows), row_cmp);
+	if (it->output == OUT_PROC)
+		print_proc(it, rows, n);
+	else if (it->output == OUT_TABLE)
+		print_table(it, rows, n);
+	else
+		for (i = 0; i < n; i++)
+			print_json_row(it, &rows[i], netns);
+	fflush(stdout);
+	free(rows);
+	free(buf);
+}
+
+/* ---- network namespaces ---- */
+
+static void enter_netns(const char *path, const char *what)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		die("unknown network namespace %s (%s: %s)", what, path,
+		    strerror(errno));
+	if (setns(fd, CLONE_NEWNET))
+		die("cannot enter network namespace %s: %s", what,
+		    strerror(errno));
+	close(fd);
+}
+
+/* -N NAME, PATH or PID */
+static void enter_named_netns(const char *spec)
+{
+	char path[PATH_MAX];
+
+	if (strchr(spec, '/'))
+		snprintf(path, sizeof(path), "%s", spec);
+	else if (spec[0] && strspn(spec, "0123456789") == strlen(spec))
+		snprintf(path, sizeof(path), "/proc/%s/ns/net", spec);
+	else
+		snprintf(path, sizeof(path), "/run/netns/%s", spec);
+	enter_netns(path, spec);
+}
+
+struct netns {
+	dev_t dev;
+	ino_t ino;
+	char path[64 + 256];
+	char label[96 + 256];
+};
+
+struct netns_list {
+	struct netns *ns;
+	size_t n, cap;
+};
+
+static void add_netns(struct netns_list *l, const char *path,
+		      const char *label)
+{
+	struct stat st;
+	size_t i;
+
+	if (stat(path, &st))
+		return;
+	for (i = 0; i < l->n; i++)
+		if (l->ns[i].dev == st.st_dev && l->ns[i].ino == st.st_ino)
+			return;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 64;
+		l->ns = realloc(l->ns, l->cap * sizeof(*l->ns));
+		if (!l->ns)
+			die("out of memory");
+	}
+	l->ns[l->n].dev = st.st_dev;
+	l->ns[l->n].ino = st.st_ino;
+	snprintf(l->ns[l->n].path, sizeof(l->ns[0].path), "%s", path);
+	snprintf(l->ns[l->n].label, sizeof(l->ns[0].label), "net:[%lu] %s",
+		 (unsigned long)st.st_ino, label);
+	l->n++;
+}
+
+static void add_netns_dir(struct netns_list *l, const char *dir, bool pids)
+{
+	char path[64 + 256], label[64 + 256];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (pids && strspn(e->d_name, "0123456789") !=
+			    strlen(e->d_name))
+			continue;
+		snprintf(path, sizeof(path), pids ? "%s/%s/ns/net" : "%s/%s",
+			 dir, e->d_name);
+		snprintf(label, sizeof(label), pids ? "pid %s" : "%s",
+			 e->d_name);
+		add_netns(l, path, label);
+	}
+	closedir(d);
+}
+
+static int by_inode(const void *x, const void *y)
+{
+	const struct netns *a = x, *b = y;
+
+	return a->ino < b->ino ? -1 : a->ino > b->ino;
+}
+
+static void dump_all_netns(const struct sockiter *it, struct bpf_link *link,
+			   const struct sockiter_bpf *bpf)
+{
+	struct netns_list l = { 0 };
+	size_t i;
+
+	add_netns_dir(&l, "/run/netns", false);
+	add_netns_dir(&l, "/proc", true);
+	qsort(l.ns, l.n, sizeof(*l.ns), by_inode);
+	for (i = 0; i < l.n; i++) {
+		enter_netns(l.ns[i].path, l.ns[i].label);
+		if (it->output != OUT_JSON)
+			printf("# netns %s\n", l.ns[i].label);
+		dump(it, link, bpf, l.ns[i].label);
+	}
+	free(l.ns);
+}
+
+/* ---- pin ---- */
+
+static bool on_bpffs(const char *path)
+{
+	struct statfs st;
+
+	return !statfs(path, &st) && st.f_type == BPF_FS_MAGIC;
+}
+
+static void pin(const struct sockiter *it, struct bpf_link *link)
+{
+	const char *path = it->pin_path;
+	char dir[PATH_MAX];
+	int err;
+
+	if (!on_bpffs("/sys/fs/bpf") &&
+	    mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL))
+		die("cannot mount bpffs at /sys/fs/bpf: %s", strerror(errno));
+	if (!access(path, F_OK))
+		die("%s exists: remove it first (rm %s)", path, path);
+	snprintf(dir, sizeof(dir), "%s", path);
+	if (!on_bpffs(dirname(dir)))
+		die("%s is not on a bpffs (mount -t bpf bpf DIR, or use "
+		    "/sys/fs/bpf)", path);
+	err = bpf_link__pin(link, path);
+	if (err)
+		die("cannot pin at %s: %s", path, strerror(-err));
+}
+
+int sockiter_run(struct sockiter *it, const struct sockiter_bpf *bpf)
+{
+	struct bpf_link *link;
+
+	if (!bpf->obj)
+		die("cannot open the BPF object: %s", strerror(errno));
+	link = load(it, bpf);
+	if (it->pin_path)
+		pin(it, link);
+	else if (it->all_netns)
+		dump_all_netns(it, link, bpf);
+	else {
+		if (it->netns)
+			enter_named_netns(it->netns);
+		dump(it, link, bpf, NULL);
+	}
+	bpf_link__destroy(link);
+	return 0;
+}

@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * sockiter: what tcpiter and udpiter share (applets/sockiter.c): the
+ * command line, loading the BPF iterator, walking network namespaces,
+ * pinning, and the output forms.  Each applet brings its BPF skeleton and
+ * a struct sockiter_proto.
+ */
+#ifndef SOCKITER_H
+#define SOCKITER_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+
+#include "../bpf/sockrec.h"
+
+struct bpf_object;
+struct bpf_program;
+struct bpf_map;
+
+/* What differs between TCP and UDP. */
+struct sockiter_proto {
+	const char *name;		/* "tcp": /proc/net/tcp, "TCP" in errors */
+	const char *iter_func;		/* the kernel's bpf_iter_tcp */
+	const char *header4;		/* /proc's headers, unpadded */
+	const char *header6;
+	int sl_width;			/* %4d or %5d */
+	int width4;			/* IPv4 rows are padded to this */
+	bool sort_by_sl;		/* UDP: /proc lists by hash slot */
+	bool tcp_tail;			/* rto ato quick cwnd ssthresh, not drops */
+	__u32 count_states;		/* the states -c lists */
+};
+
+/* The applet's BPF object, from its skeleton (not yet loaded). */
+struct sockiter_bpf {
+	struct bpf_object *obj;
+	struct bpf_program *prog;
+	struct sockiter_config *config;	/* skel->rodata->config */
+	struct bpf_map *bss;		/* holds counts[][] */
+};
+
+enum sockiter_output { OUT_PROC, OUT_TABLE, OUT_JSON, OUT_COUNT };
+
+struct sockiter {
+	const struct sockiter_proto *proto;
+	struct sockiter_config config;
+	enum sockiter_output output;
+	bool no_header;
+	bool verbose;
+	bool all_netns;
+	const char *netns;		/* -N */
+	const char *pin_path;		/* pin PATH */
+};
+
+/* Parses the command line into *it (usage errors exit 2). */
+void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
+		    int argc, char **argv);
+
+/* Loads the program and does what the command line asked; returns the
+ * exit status (runtime errors exit 1). */
+int sockiter_run(struct sockiter *it, const struct sockiter_bpf *bpf);
+
+/* Pure helpers, unit-tested (tests/sockiter_unit.c). */
+int parse_prefix(const char *s, __u32 net[4], __u32 mask[4]);
+int parse_state(const char *name, __u32 *states);
+__u32 hz_from_jiffies(__u64 jiffies, __u64 now_ns);
+char *format_proc_row(char *p, const struct sockiter_proto *proto,
+		      const struct sock_rec *r, const char *ptr, int ptr_len);
+
+#endif

@@ -1,0 +1,253 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The kernel types tcpiter and udpiter read, declared by hand: only the
+ * fields used.  preserve_access_index makes every access a CO-RE
+ * relocation, resolved by name against the running kernel's BTF at load
+ * time, so the build never reads the building machine's kernel and the
+ * order and offsets here do not matter.  A struct named foo___old is a
+ * "flavour" of struct foo: libbpf matches it to foo, so fields that some
+ * kernels lack can be tested with bpf_core_field_exists().
+ */
+#ifndef KERNEL_TYPES_H
+#define KERNEL_TYPES_H
+
+typedef signed char __s8;
+typedef unsigned char __u8;
+typedef short __s16;
+typedef unsigned short __u16;
+typedef int __s32;
+typedef unsigned int __u32;
+typedef long long __s64;
+typedef unsigned long long __u64;
+typedef __u8 u8;
+typedef __u16 u16;
+typedef __u32 u32;
+typedef __u64 u64;
+typedef __u16 __be16;
+typedef __u32 __be32;
+typedef __u32 __wsum;
+typedef __u32 uid_t;
+typedef _Bool bool;
+enum { false = 0, true = 1 };
+
+/* UAPI constants (stable numbers) */
+#define BPF_MAP_TYPE_LRU_HASH	9
+#define BPF_NOEXIST		1
+#define AF_INET		2
+#define AF_INET6	10
+
+#pragma clang attribute push (__attribute__((preserve_access_index)), apply_to = record)
+
+typedef struct {
+	int counter;
+} atomic_t;
+
+typedef struct {
+	atomic_t refs;
+} refcount_t;
+
+struct hlist_node {
+	struct hlist_node *next, **pprev;
+};
+
+struct timer_list {
+	struct hlist_node entry;
+	unsigned long expires;
+};
+
+struct in6_addr {
+	union {
+		__u8 u6_addr8[16];
+		__be32 u6_addr32[4];
+	} in6_u;
+};
+
+struct udp_table {
+	unsigned int mask;
+};
+
+struct netns_ipv4 {
+	struct udp_table *udp_table;		/* 6.2+ */
+	u8 sysctl_tcp_pingpong_thresh;		/* 6.7+ */
+};
+
+struct net {
+	u32 hash_mix;
+	struct netns_ipv4 ipv4;
+};
+
+typedef struct {
+	struct net *net;
+} possible_net_t;
+
+/* The real struct nests the address and port pairs in anonymous unions;
+ * CO-RE finds the members through them by name. */
+struct sock_common {
+	__be32 skc_daddr;
+	__be32 skc_rcv_saddr;
+	__be16 skc_dport;
+	__u16 skc_num;
+	unsigned short skc_family;
+	volatile unsigned char skc_state;
+	possible_net_t skc_net;
+	struct in6_addr skc_v6_daddr;
+	struct in6_addr skc_v6_rcv_saddr;
+	refcount_t skc_refcnt;
+};
+
+struct inode {
+	unsigned long i_ino;
+};
+
+struct socket {
+	short type;
+};
+
+struct socket_alloc {
+	struct socket socket;
+	struct inode vfs_inode;
+};
+
+struct numa_drop_counters {
+	atomic_t drops0;
+	atomic_t drops1;
+};
+
+struct sock {
+	struct sock_common __sk_common;
+	struct {
+		atomic_t rmem_alloc;
+	} sk_backlog;
+	refcount_t sk_wmem_alloc;
+	struct socket *sk_socket;
+	u32 sk_ack_backlog;
+	struct timer_list sk_timer;
+	atomic_t sk_drops;
+	/* 6.18+: "net: add sk_drops_read() ... numa_drop_counters": UDP
+	 * counts drops here and leaves sk_drops at 0. */
+	struct numa_drop_counters *sk_drop_counters;
+};
+
+struct inet_sock {
+	struct sock sk;
+	__be16 inet_sport;
+};
+
+struct fastopen_queue {
+	int max_qlen;
+};
+
+struct request_sock_queue {
+	struct fastopen_queue fastopenq;
+};
+
+struct inet_connection_sock {
+	struct inet_sock icsk_inet;
+	struct request_sock_queue icsk_accept_queue;
+	struct timer_list icsk_retransmit_timer;
+	__u32 icsk_rto;
+	__u8 icsk_retransmits;
+	__u8 icsk_pending;
+	__u8 icsk_probes_out;
+	struct {
+		__u8 quick;
+		__u8 pingpong;
+		/* A u32 up to 6.5; "tcp: reduce ato to 8 bits" (6.6) made it
+		 * a bitfield: read with BPF_CORE_READ_BITFIELD_PROBED. */
+		__u32 ato;
+	} icsk_ack;
+};
+
+/* Up to 6.14 the retransmit timer's expiry was copied into icsk_timeout;
+ * "tcp: remove icsk->icsk_timeout" (6.15) reads the timer itself. */
+struct inet_connection_sock___old {
+	unsigned long icsk_timeout;
+};
+
+/* 6.19 moved the retransmit and keepalive timers out of inet_connection
+ * sock's reach: "tcp: move icsk_retransmit_timer to sk" puts the first in
+ * struct sock, and the keepalive timer leaves sk_timer. */
+struct sock___new {
+	struct timer_list tcp_retransmit_timer;
+};
+
+struct inet_connection_sock___new {
+	struct timer_list icsk_keepalive_timer;
+};
+
+struct tcp_sock {
+	struct inet_connection_sock inet_conn;
+	u32 rcv_nxt;
+	u32 copied_seq;
+	u32 snd_una;
+	u32 write_seq;
+	u32 snd_cwnd;
+	u32 snd_ssthresh;
+};
+
+struct inet_timewait_sock {
+	struct sock_common __tw_common;
+	unsigned char tw_substate;
+	__be16 tw_sport;
+	struct timer_list tw_timer;
+};
+
+struct tcp_timewait_sock {
+	struct inet_timewait_sock tw_sk;
+};
+
+struct request_sock {
+	struct sock_common __req_common;
+	u8 num_timeout;			/* a bitfield on every kernel */
+	struct timer_list rsk_timer;
+	struct sock *rsk_listener;
+};
+
+struct inet_request_sock {
+	struct request_sock req;
+};
+
+struct tcp_request_sock {
+	struct inet_request_sock req;
+};
+
+struct udp_sock {
+	struct inet_sock inet;
+	int forward_deficit;
+};
+
+struct seq_file;
+
+struct bpf_iter_meta {
+	struct seq_file *seq;
+	__u64 session_id;
+	__u64 seq_num;
+};
+
+struct bpf_iter__tcp {
+	struct bpf_iter_meta *meta;
+	struct sock_common *sk_common;
+	uid_t uid __attribute__((aligned(8)));
+};
+
+struct bpf_iter__udp {
+	struct bpf_iter_meta *meta;
+	struct udp_sock *udp_sk;
+	uid_t uid __attribute__((aligned(8)));
+	int bucket __attribute__((aligned(8)));
+};
+
+/* Exist only on kernels whose iterators take a reference on each socket
+ * of a batch ("bpf: tcp: Support batching", 5.15; "bpf: udp: Implement
+ * batching for sockets iterator", 6.5): only their names are tested. */
+struct bpf_tcp_iter_state {
+	int unused;
+};
+
+struct bpf_udp_iter_state {
+	int unused;
+};
+
+#pragma clang attribute pop
+
+#endif

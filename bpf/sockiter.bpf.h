@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the TCP and UDP iterator programs share: the knobs userspace sets
+ * before loading, the filter, /proc's row numbering, and the output of a
+ * struct sock_rec as a binary record, as counts, or as /proc's text.
+ */
+#ifndef SOCKITER_BPF_H
+#define SOCKITER_BPF_H
+
+#include "kernel_types.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+#include "sockrec.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+/* Set by userspace before load; the verifier prunes what they turn off. */
+const volatile struct sockiter_config config = {
+	.mode = MODE_RECORDS,
+	.hz = 250,
+	.filter = { .families = 3, .sport = -1, .dport = -1, .uid = -1 },
+};
+
+/* MODE_COUNT: sockets that passed the filter, by family and state. */
+__u64 counts[2][TCP_STATES];
+
+/* Per reader (session), so that concurrent readers of a pinned iterator
+ * number their rows independently. */
+struct session {
+	__u64 last_seq;		/* seq_num + 1 of the last row numbered */
+	__u32 next[2];		/* next ordinal per family */
+	__u8 last_family;
+	__u8 header_done;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 64);
+	__type(key, __u64);
+	__type(value, struct session);
+} sessions SEC(".maps");
+
+static struct session *get_session(const struct bpf_iter_meta *meta)
+{
+	__u64 id = meta->session_id;
+	struct session *s, fresh = {};
+
+	s = bpf_map_lookup_elem(&sessions, &id);
+	if (s)
+		return s;
+	bpf_map_update_elem(&sessions, &id, &fresh, BPF_NOEXIST);
+	return bpf_map_lookup_elem(&sessions, &id);
+}
+
+static void read_addrs(struct sock_rec *r, const struct sock_common *skc)
+{
+	if (r->family == FAMILY_V4) {
+		r->src[0] = skc->skc_rcv_saddr;
+		r->dst[0] = skc->skc_daddr;
+		return;
+	}
+	for (int i = 0; i < 4; i++) {
+		r->src[i] = skc->skc_v6_rcv_saddr.in6_u.u6_addr32[i];
+		r->dst[i] = skc->skc_v6_daddr.in6_u.u6_addr32[i];
+	}
+}
+
+/* addr (as IPv6, IPv4 mapped) & mask == net */
+static bool addr_match(const struct sock_rec *r, const __u32 *addr,
+		       const volatile __u32 *net, const volatile __u32 *mask)
+{
+	__u32 v6[4] = { 0, 0, bpf_htonl(0xffff), addr[0] };
+	const __u32 *a = r->family == FAMILY_V4 ? v6 : addr;
+
+	for (int i = 0; i < 4; i++)
+		if ((a[i] & mask[i]) != net[i])
+			return false;
+	return true;
+}
+
+static bool rec_match(const struct sock_rec *r)
+{
+	const volatile struct sockiter_filter *f = &config.filter;
+
+	if (f->states && !(f->states & (1U << (r->state & 31))))
+		return false;
+	if (f->sport >= 0 && r->sport != f->sport)
+		return false;
+	if (f->dport >= 0 && r->dport != f->dport)
+		return false;
+	if (f->uid >= 0 && r->uid != f->uid)
+		return false;
+	return addr_match(r, r->src, f->src, f->src_mask) &&
+	       addr_match(r, r->dst, f->dst, f->dst_mask);
+}
+
+static __u64 sock_inode(const struct sock *sk)
+{
+	struct socket_alloc *sa = (void *)sk->sk_socket;
+	unsigned long ino = 0;
+
+	/* vfs_inode lies past struct socket: not a direct BTF access. */
+	if (sa)
+		bpf_core_read(&ino, sizeof(ino), &sa->vfs_inode.i_ino);
+	return ino;
+}
+
+/* ---- /proc's text, for pinned iterators ---- */
+
+#define SPACES16 "                "
+static const char spaces[] = SPACES16 SPACES16 SPACES16 SPACES16 SPACES16
+			     SPACES16 SPACES16 SPACES16 SPACES16 SPACES16;
+
+static __u32 dec_len(__u64 v)
+{
+	__u32 n = 1;
+
+	for (int i = 0; i < 20 && v >= 10; i++, n++)
+		v /= 10;
+	return n;
+}
+
+static __u32 sdec_len(__s64 v)
+{
+	return v < 0 ? 1 + dec_len(-v) : dec_len(v);
+}
+
+static __u32 hex_len(__u64 v, __u32 min)
+{
+	__u32 n = 1;
+
+	for (int i = 0; i < 16 && v >= 16; i++, n++)
+		v >>= 4;
+	return n > min ? n : min;
+}
+
+static __u32 max_u32(__u32 a, __u32 b)
+{
+	return a > b ? a : b;
+}
+
+/* Ends a line of `len` characters with /proc's seq_pad() to `width`. */
+static void end_line(struct seq_file *seq, __u32 len, __u32 width)
+{
+	__u32 pad = width > len ? width - len : 0;
+
+	if (pad > 0 && pad < sizeof(spaces))
+		bpf_seq_write(seq, spaces, pad);
+	bpf_seq_write(seq, "\n", 1);
+}
+
+/* The first line of a session: the table's header. */
+static void text_header(struct seq_file *seq, struct session *s,
+			const char *v4, __u32 v4_len, __u32 v4_width,
+			const char *v6, __u32 v6_len)
+{
+	if (s->header_done)
+		return;
+	s->header_done = 1;
+	if (config.filter.families & (1 << FAMILY_V4)) {
+		bpf_seq_write(seq, v4, v4_len);
+		end_line(seq, v4_len, v4_width);
+	} else {
+		bpf_seq_write(seq, v6, v6_len);
+		end_line(seq, v6_len, 0);
+	}
+}
+
+/*
+ * One /proc row: the addresses, the columns every row has, then the tail
+ * (`tail` is 0, 1 or 2 trailing decimal columns, written by the caller's
+ * format).  Returns the length written so far, for padding.
+ */
+static __u32 text_head(struct seq_file *seq, const struct sock_rec *r,
+		       const void *ptr, __u32 sl_width)
+{
+	__u32 len;
+
+	if (sl_width == 4)
+		BPF_SEQ_PRINTF(seq, "%4d: ", r->sl);
+	else
+		BPF_SEQ_PRINTF(seq, "%5d: ", r->sl);
+	len = max_u32(dec_len(r->sl), sl_width) + 2;
+	if (r->family == FAMILY_V4) {
+		BPF_SEQ_PRINTF(seq, "%08X:%04X %08X:%04X ",
+			       r->src[0], r->sport, r->dst[0], r->dport);
+		len += 28;
+	} else {
+		BPF_SEQ_PRINTF(seq, "%08X%08X%08X%08X:%04X ", r->src[0],
+			       r->src[1], r->src[2], r->src[3], r->sport);
+		BPF_SEQ_PRINTF(seq, "%08X%08X%08X%08X:%04X ", r->dst[0],
+			       r->dst[1], r->dst[2], r->dst[3], r->dport);
+		len += 2 * 38;
+	}
+	BPF_SEQ_PRINTF(seq, "%02X %08X:%08X %02X:%08lX %08X %5u %8d %lu %d %pK",
+		       r->state, r->tx_queue, r->rx_queue, r->timer, r->when,
+		       r->retransmits, r->uid, r->probes, r->inode, r->refcnt,
+		       ptr);
+	/* The pointer is 16 hex digits on a 64-bit kernel. */
+	return len + 3 + 18 + 3 + hex_len(r->when, 8) + 1 + 8 + 1 +
+	       max_u32(dec_len(r->uid), 5) + 1 + 8 + 1 + dec_len(r->inode) +
+	       1 + sdec_len((__s32)r->refcnt) + 1 + 16;
+}
+
+/* ---- records ---- */
+
+/* A record, then the pointer as /proc hashes it (%pK: userspace cannot). */
+static void emit_record(struct seq_file *seq, const struct sock_rec *r,
+			const void *ptr)
+{
+	bpf_seq_write(seq, r, sizeof(*r));
+	if (config.want_pointer)
+		BPF_SEQ_PRINTF(seq, "%pK\n", ptr);
+}
+
+static void count(const struct sock_rec *r)
+{
+	__u64 *c = &counts[r->family & 1][r->state & (TCP_STATES - 1)];
+
+	*c += 1;
+}
+
+#endif

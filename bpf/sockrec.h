@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What tcpiter's and udpiter's BPF programs and their userspace share: the
+ * record a program writes per socket, the filter it applies, and the
+ * kernel's jiffies to clock_t conversion (kept here so a unit test checks
+ * the very code the BPF programs run).  Userspace includes <linux/types.h>
+ * first; the BPF side has kernel_types.h.
+ */
+#ifndef SOCKREC_H
+#define SOCKREC_H
+
+/* What a program does with each socket (const volatile mode). */
+enum sockiter_mode {
+	MODE_RECORDS,	/* a struct sock_rec, then "%pK\n" if want_pointer */
+	MODE_TEXT,	/* the /proc line itself (pinned iterators) */
+	MODE_COUNT,	/* only bump counts[family][state] */
+};
+
+/* Which of /proc's line layouts a record takes. */
+enum sock_kind {
+	KIND_FULL,	/* a full TCP or UDP socket */
+	KIND_TIMEWAIT,	/* TCP TIME_WAIT (and FIN_WAIT2 timewait) */
+	KIND_REQUEST,	/* TCP request socket, shown as SYN_RECV */
+};
+
+#define TCP_STATES	16	/* /proc's st is a TCP state, 1..12 */
+#define FAMILY_V4	0	/* index into counts[] and filter.families */
+#define FAMILY_V6	1
+
+struct sock_rec {
+	__u32 src[4];		/* addresses as in memory: IPv4 in [0] */
+	__u32 dst[4];
+	__u64 inode;
+	__u64 when;		/* clock_t ticks until the timer fires */
+	__u32 sl;
+	__u32 tx_queue;
+	__u32 rx_queue;
+	__u32 uid;
+	__u32 refcnt;
+	__u32 rto;		/* clock_t */
+	__u32 ato;		/* clock_t */
+	__u32 cwnd;
+	__s32 ssthresh;		/* listeners: fastopen max_qlen */
+	__u32 drops;		/* UDP */
+	__u16 sport;
+	__u16 dport;
+	__u16 quick_pingpong;	/* (icsk_ack.quick << 1) | pingpong */
+	__u8 family;		/* FAMILY_V4 or FAMILY_V6 */
+	__u8 kind;		/* enum sock_kind */
+	__u8 state;
+	__u8 timer;
+	__u8 retransmits;
+	__u8 probes;
+};
+
+/*
+ * The filter, evaluated in the BPF program.  Addresses are matched as
+ * IPv6: an IPv4 address is ::ffff:a.b.c.d, so an IPv4 prefix also
+ * matches IPv4-mapped addresses of IPv6 sockets.
+ */
+struct sockiter_filter {
+	__u32 states;		/* bit (1 << state); 0: any */
+	__u32 families;		/* bit (1 << FAMILY_V4/V6) */
+	__s32 sport;		/* -1: any */
+	__s32 dport;
+	__s64 uid;		/* -1: any */
+	__u32 src[4];		/* network order, already masked */
+	__u32 src_mask[4];	/* all zero: any */
+	__u32 dst[4];
+	__u32 dst_mask[4];
+};
+
+/* The knobs userspace sets before loading (const volatile). */
+struct sockiter_config {
+	__u32 mode;		/* enum sockiter_mode */
+	__u32 hz;		/* the kernel's CONFIG_HZ */
+	__u8 want_pointer;	/* MODE_RECORDS: add /proc's pointer */
+	__u8 udp_header_wide;	/* /proc/net/udp's header starts "   sl" */
+	struct sockiter_filter filter;
+};
+
+#define USER_HZ		100
+#define NSEC_PER_SEC	1000000000ULL
+
+/* The kernel's jiffies_to_clock_t(), whose branch depends on whether a
+ * tick is a whole number of USER_HZ ticks (kernel/time/time.c). */
+static inline __u64 jiffies_to_clock_t(__u64 x, __u32 hz)
+{
+	__u64 tick_nsec = (NSEC_PER_SEC + hz / 2) / hz;
+
+	if (tick_nsec % (NSEC_PER_SEC / USER_HZ) == 0) {
+		if (hz < USER_HZ)
+			return x * (USER_HZ / hz);
+		return x / (hz / USER_HZ);
+	}
+	return x * tick_nsec / (NSEC_PER_SEC / USER_HZ);
+}
+
+/* jiffies_delta_to_clock_t(): a timer already due shows 0. */
+static inline __u64 jiffies_delta_to_clock_t(long delta, __u32 hz)
+{
+	return delta > 0 ? jiffies_to_clock_t(delta, hz) : 0;
+}
+
+#endif

@@ -1,0 +1,229 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcpiter: every TCP socket of a network namespace, full, TIME_WAIT and
+ * request sockets, IPv4 and IPv6, with the fields of /proc/net/tcp and
+ * tcp6 (net/ipv4/tcp_ipv4.c get_tcp4_sock(), get_timewait4_sock(),
+ * get_openreq4(); net/ipv6/tcp_ipv6.c likewise).
+ */
+#include "sockiter.bpf.h"
+
+#define TCP_SYN_RECV		3
+#define TCP_TIME_WAIT		6
+#define TCP_LISTEN		10
+#define TCP_NEW_SYN_RECV	12
+
+#define ICSK_TIME_RETRANS	1
+#define ICSK_TIME_PROBE0	3
+#define ICSK_TIME_LOSS_PROBE	5
+#define ICSK_TIME_REO_TIMEOUT	6
+
+#define TCP_INFINITE_SSTHRESH	0x7fffffff
+
+static const char header4[] =
+	"  sl  local_address rem_address   st tx_queue rx_queue tr tm->when "
+	"retrnsmt   uid  timeout inode";
+static const char header6[] =
+	"  sl  local_address                         remote_address       "
+	"                 st tx_queue rx_queue tr tm->when retrnsmt   uid  "
+	"timeout inode";
+
+/*
+ * /proc/net/tcp's sl: the row's ordinal within its family.  A row that
+ * did not fit the 32 KiB read buffer is shown again by the next read(),
+ * with the same seq_num: take its number back first.
+ */
+static __u32 ordinal(struct session *s, __u64 seq_num, int family)
+{
+	if (s->last_seq == seq_num + 1)
+		s->next[s->last_family & 1]--;
+	s->last_seq = seq_num + 1;
+	s->last_family = family;
+	return s->next[family & 1]++;
+}
+
+static long timer_delta(unsigned long expires)
+{
+	return jiffies_delta_to_clock_t(expires - bpf_jiffies64(), config.hz);
+}
+
+/* Batching kernels (5.15+) hold a reference on every socket of the batch
+ * while the program runs: /proc does not see it. */
+static __u32 refcnt(const struct sock_common *skc)
+{
+	__u32 refs = skc->skc_refcnt.refs.counter;
+
+	return bpf_core_type_exists(struct bpf_tcp_iter_state) ? refs - 1 : refs;
+}
+
+/* icsk_timeout(): the retransmit (or zero window probe) timer's expiry. */
+static unsigned long retransmit_expires(struct tcp_sock *tp)
+{
+	struct inet_connection_sock___old *old = (void *)tp;
+	struct sock___new *sk = (void *)tp;
+
+	if (bpf_core_field_exists(sk->tcp_retransmit_timer))
+		return sk->tcp_retransmit_timer.expires;
+	if (bpf_core_field_exists(old->icsk_timeout))
+		return old->icsk_timeout;
+	return tp->inet_conn.icsk_retransmit_timer.expires;
+}
+
+/* The keepalive timer: sk_timer until 6.19 gave TCP its own (the same
+ * change that moved the retransmit timer into struct sock). */
+static const struct timer_list *keepalive_timer(struct tcp_sock *tp)
+{
+	struct inet_connection_sock___new *icsk = (void *)tp;
+	struct sock___new *sk = (void *)tp;
+
+	if (bpf_core_field_exists(sk->tcp_retransmit_timer))
+		return &icsk->icsk_keepalive_timer;
+	return &tp->inet_conn.icsk_inet.sk.sk_timer;
+}
+
+/* inet_csk_in_pingpong_mode(): the threshold is 1 since 5.19 (and 5.10
+ * stable), a per-netns sysctl since "tcp: add sysctl_tcp_pingpong_thresh"
+ * (6.7). */
+static __u32 pingpong(struct tcp_sock *tp)
+{
+	struct inet_connection_sock *icsk = &tp->inet_conn;
+	__u8 thresh = 1;
+
+	if (bpf_core_field_exists(struct netns_ipv4, sysctl_tcp_pingpong_thresh))
+		thresh = icsk->icsk_inet.sk.__sk_common.skc_net.net->ipv4
+				.sysctl_tcp_pingpong_thresh;
+	return icsk->icsk_ack.pingpong >= thresh;
+}
+
+static void read_full(struct sock_rec *r, struct tcp_sock *tp)
+{
+	struct inet_connection_sock *icsk = &tp->inet_conn;
+	struct sock *sk = &icsk->icsk_inet.sk;
+	const struct timer_list *keepalive = keepalive_timer(tp);
+	__u8 pending = icsk->icsk_pending;
+	__s32 rx;
+
+	r->kind = KIND_FULL;
+	r->sport = bpf_ntohs(icsk->icsk_inet.inet_sport);
+	if (pending == ICSK_TIME_RETRANS || pending == ICSK_TIME_REO_TIMEOUT ||
+	    pending == ICSK_TIME_LOSS_PROBE || pending == ICSK_TIME_PROBE0) {
+		r->timer = pending == ICSK_TIME_PROBE0 ? 4 : 1;
+		r->when = timer_delta(retransmit_expires(tp));
+	} else if (keepalive->entry.pprev) {
+		r->timer = 2;
+		r->when = timer_delta(keepalive->expires);
+	}
+	r->tx_queue = tp->write_seq - tp->snd_una;
+	rx = tp->rcv_nxt - tp->copied_seq;
+	r->rx_queue = r->state == TCP_LISTEN ? sk->sk_ack_backlog :
+		      rx > 0 ? rx : 0;
+	r->retransmits = icsk->icsk_retransmits;
+	r->probes = icsk->icsk_probes_out;
+	r->inode = sock_inode(sk);
+	r->refcnt = refcnt(&sk->__sk_common);
+	r->rto = jiffies_to_clock_t(icsk->icsk_rto, config.hz);
+	r->ato = jiffies_to_clock_t(BPF_CORE_READ_BITFIELD_PROBED(icsk,
+					icsk_ack.ato), config.hz);
+	r->quick_pingpong = (icsk->icsk_ack.quick << 1) | pingpong(tp);
+	r->cwnd = tp->snd_cwnd;
+	if (r->state == TCP_LISTEN)
+		r->ssthresh = icsk->icsk_accept_queue.fastopenq.max_qlen;
+	else if (tp->snd_ssthresh >= TCP_INFINITE_SSTHRESH)
+		r->ssthresh = -1;
+	else
+		r->ssthresh = tp->snd_ssthresh;
+}
+
+static void read_timewait(struct sock_rec *r, struct inet_timewait_sock *tw)
+{
+	r->kind = KIND_TIMEWAIT;
+	r->state = tw->tw_substate;
+	r->sport = bpf_ntohs(tw->tw_sport);
+	r->timer = 3;
+	r->when = timer_delta(tw->tw_timer.expires);
+	r->refcnt = refcnt(&tw->__tw_common);
+}
+
+static void read_request(struct sock_rec *r, struct request_sock *req)
+{
+	r->kind = KIND_REQUEST;
+	r->state = TCP_SYN_RECV;
+	r->sport = req->__req_common.skc_num;
+	r->timer = 1;
+	r->when = timer_delta(req->rsk_timer.expires);
+	r->retransmits = BPF_CORE_READ_BITFIELD_PROBED(req, num_timeout);
+}
+
+static void print_text(struct seq_file *seq, const struct sock_rec *r,
+		       const void *ptr)
+{
+	__u32 len = text_head(seq, r, ptr, 4);
+
+	if (r->kind == KIND_FULL) {
+		BPF_SEQ_PRINTF(seq, " %lu %lu %u %u %d", r->rto, r->ato,
+			       r->quick_pingpong, r->cwnd, r->ssthresh);
+		len += 5 + dec_len(r->rto) + dec_len(r->ato) +
+		       dec_len(r->quick_pingpong) + dec_len(r->cwnd) +
+		       sdec_len(r->ssthresh);
+	}
+	end_line(seq, len, r->family == FAMILY_V4 ? 149 : 0);
+}
+
+SEC("iter/tcp")
+int tcp_iter(struct bpf_iter__tcp *ctx)
+{
+	struct sock_common *skc = ctx->sk_common;
+	struct seq_file *seq = ctx->meta->seq;
+	struct tcp_timewait_sock *tw;
+	struct tcp_request_sock *req;
+	struct tcp_sock *tp;
+	struct sock_rec r = {};
+	struct session *s = NULL;
+
+	if (config.mode != MODE_COUNT) {
+		s = get_session(ctx->meta);
+		if (!s)
+			return 0;
+	}
+	if (config.mode == MODE_TEXT)
+		text_header(seq, s, header4, sizeof(header4) - 1, 149,
+			    header6, sizeof(header6) - 1);
+	if (!skc)
+		return 0;
+	r.family = skc->skc_family == AF_INET6 ? FAMILY_V6 : FAMILY_V4;
+	if (!(config.filter.families & (1 << r.family)))
+		return 0;
+	if (s)
+		r.sl = ordinal(s, ctx->meta->seq_num, r.family);
+
+	read_addrs(&r, skc);
+	r.dport = bpf_ntohs(skc->skc_dport);
+	r.state = skc->skc_state;
+	if (r.state == TCP_TIME_WAIT) {
+		tw = bpf_skc_to_tcp_timewait_sock(skc);
+		if (!tw)
+			return 0;
+		read_timewait(&r, &tw->tw_sk);
+	} else if (r.state == TCP_NEW_SYN_RECV) {
+		req = bpf_skc_to_tcp_request_sock(skc);
+		if (!req)
+			return 0;
+		r.uid = ctx->uid;
+		read_request(&r, &req->req.req);
+	} else {
+		tp = bpf_skc_to_tcp_sock(skc);
+		if (!tp)
+			return 0;
+		r.uid = ctx->uid;
+		read_full(&r, tp);
+	}
+	if (!rec_match(&r))
+		return 0;
+
+	if (config.mode == MODE_COUNT)
+		count(&r);
+	else if (config.mode == MODE_TEXT)
+		print_text(seq, &r, skc);
+	else
+		emit_record(seq, &r, skc);
+	return 0;
+}

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * udpiter: every UDP socket of a network namespace, IPv4 and IPv6, with
+ * the fields of /proc/net/udp and udp6 (net/ipv4/udp.c udp4_format_sock(),
+ * net/ipv6/datagram.c __ip6_dgram_sock_seq_show()).
+ */
+#include "sockiter.bpf.h"
+
+static const char header4_wide[] =
+	"   sl  local_address rem_address   st tx_queue rx_queue tr tm->when "
+	"retrnsmt   uid  timeout inode ref pointer drops";
+static const char header6[] =
+	"  sl  local_address                         remote_address       "
+	"                 st tx_queue rx_queue tr tm->when retrnsmt   uid  "
+	"timeout inode ref pointer drops";
+
+/*
+ * /proc's sl is the socket's slot in the port hash.  From 6.5 ("bpf: udp:
+ * Implement batching for sockets iterator") the iterator walks the
+ * address+port hash instead and ctx->bucket is a slot there: recompute
+ * udp_hashfn().  The per-netns table came with 6.2, before that.
+ */
+static __u32 slot(const struct bpf_iter__udp *ctx, const struct sock *sk)
+{
+	const struct net *net = sk->__sk_common.skc_net.net;
+
+	if (!bpf_core_type_exists(struct bpf_udp_iter_state))
+		return ctx->bucket;
+	return (sk->__sk_common.skc_num + net->hash_mix) &
+	       net->ipv4.udp_table->mask;
+}
+
+/* sk_drops_read(): 6.18 counts UDP drops per NUMA node, apart. */
+static __u32 drops(const struct sock *sk)
+{
+	struct numa_drop_counters *ndc = NULL;
+	int d0 = 0, d1 = 0;
+
+	if (bpf_core_field_exists(sk->sk_drop_counters))
+		ndc = sk->sk_drop_counters;
+	if (!ndc)
+		return sk->sk_drops.counter;
+	bpf_core_read(&d0, sizeof(d0), &ndc->drops0.counter);
+	bpf_core_read(&d1, sizeof(d1), &ndc->drops1.counter);
+	return d0 + d1;
+}
+
+static void read_udp(struct sock_rec *r, const struct bpf_iter__udp *ctx,
+		     struct udp_sock *up)
+{
+	struct sock *sk = &up->inet.sk;
+	__u32 refs = sk->__sk_common.skc_refcnt.refs.counter;
+
+	r->kind = KIND_FULL;
+	r->sl = slot(ctx, sk);
+	r->state = sk->__sk_common.skc_state;
+	r->uid = ctx->uid;
+	read_addrs(r, &sk->__sk_common);
+	r->sport = bpf_ntohs(up->inet.inet_sport);
+	r->dport = bpf_ntohs(sk->__sk_common.skc_dport);
+	r->tx_queue = sk->sk_wmem_alloc.refs.counter - 1;
+	r->rx_queue = sk->sk_backlog.rmem_alloc.counter - up->forward_deficit;
+	r->inode = sock_inode(sk);
+	/* The batching iterator (6.5+) holds a reference /proc does not. */
+	r->refcnt = bpf_core_type_exists(struct bpf_udp_iter_state) ?
+		    refs - 1 : refs;
+	r->drops = drops(sk);
+}
+
+SEC("iter/udp")
+int udp_iter(struct bpf_iter__udp *ctx)
+{
+	struct seq_file *seq = ctx->meta->seq;
+	struct udp_sock *up = ctx->udp_sk;
+	struct sock_rec r = {};
+	struct session *s;
+	__u32 len;
+
+	if (config.mode == MODE_TEXT) {
+		s = get_session(ctx->meta);
+		if (!s)
+			return 0;
+		/* Before 5.16 the header had two leading spaces. */
+		text_header(seq, s, header4_wide + !config.udp_header_wide,
+			    sizeof(header4_wide) - 1 - !config.udp_header_wide,
+			    127, header6, sizeof(header6) - 1);
+	}
+	if (!up)
+		return 0;
+	r.family = up->inet.sk.__sk_common.skc_family == AF_INET6 ?
+		   FAMILY_V6 : FAMILY_V4;
+	if (!(config.filter.families & (1 << r.family)))
+		return 0;
+	read_udp(&r, ctx, up);
+	if (!rec_match(&r))
+		return 0;
+
+	if (config.mode == MODE_COUNT) {
+		count(&r);
+	} else if (config.mode == MODE_TEXT) {
+		len = text_head(seq, &r, up, 5);
+		BPF_SEQ_PRINTF(seq, " %u", r.drops);
+		end_line(seq, len + 1 + dec_len(r.drops),
+			 r.family == FAMILY_V4 ? 127 : 0);
+	} else {
+		emit_record(seq, &r, up);
+	}
+	return 0;
+}
