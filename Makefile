@@ -45,7 +45,7 @@ endif
 
 .DELETE_ON_ERROR:
 .PHONY: all deps check test unit install uninstall modules modules_clean \
-	run vmtest bench clean help
+	run vm-shell vmtest bench clean help
 
 all: $(KIT)
 
@@ -108,8 +108,15 @@ modules_clean:
 	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 
 # kit's main job: kit drives a virtual multicolor LED in a booted kernel.
-run: all
-	$(Q)tests/vm/run-demo
+run: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)KIT=$(abspath $(KIT)) tests/vm/run-demo
+
+# A shell in the VM, with kit and the module: make vm-shell K=6.12
+K ?= 6.1
+vm-shell: deps
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)KIT=$(abspath $(KIT)) tests/vm/run -i -k $(K)
 
 vmtest: all
 	$(Q)KIT=$(abspath $(KIT)) tests/run vm
@@ -127,5 +134,6 @@ help:
 	@echo 'make test T=..  build and run the tests named (tests/run T...)'
 	@echo 'make modules    build kernel/ for KDIR (default: the running kernel)'
 	@echo 'make run        boot a Debian kernel in qemu with kit driving a virtual LED'
+	@echo 'make vm-shell   a shell in that VM (K=5.10, 6.1 or 6.12; default 6.1)'
 	@echo 'make bench B=.. benchmarks: tests/bench/run B...'
 	@echo 'make install    install kit and its links into $$(DESTDIR)$$(PREFIX)/bin'
