@@ -195,20 +195,30 @@ static int parse_max(struct vled *v, const char *max)
 	return 0;
 }
 
+static unsigned int count_slashes(const char *s)
+{
+	unsigned int n = 0;
+
+	for (; *s; s++)
+		n += *s == '/';
+	return n;
+}
+
 /* One NAME/COLOR+COLOR+.../MAX, cut up in place. */
 static int parse_led(unsigned int index, char *spec)
 {
 	struct vled *v = &vleds[index];
-	char *name = strsep(&spec, "/");
-	char *colors = strsep(&spec, "/");
+	char *name, *colors;
 	unsigned int i;
 	int ret;
 
-	if (!spec || strchr(spec, '/')) {
-		pr_err("led=: '%s...' is not NAME/COLOR+COLOR+.../MAX (LED names cannot have '/')\n",
-		       name);
+	if (count_slashes(spec) != 2) {
+		pr_err("led=: '%s' is not NAME/COLOR+COLOR+.../MAX (LED names cannot have '/')\n",
+		       spec);
 		return -EINVAL;
 	}
+	name = strsep(&spec, "/");
+	colors = strsep(&spec, "/");
 	ret = parse_name(name, index);
 	if (ret)
 		return ret;

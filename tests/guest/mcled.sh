@@ -256,17 +256,20 @@ bad_param "vled refuses max 0" "LED x: max_brightness must be 1 to 65535, got '0
 	led=x/red/0
 bad_param "vled refuses max 65536" "LED x: max_brightness must be 1 to 65535, got '65536'" \
 	led=x/red/65536
-bad_param "vled refuses a max that is not a number" "got '12a'" led=x/red/12a
+bad_param "vled refuses a max that is not a number" \
+	"LED x: max_brightness must be 1 to 65535, got '12a'" led=x/red/12a
 bad_param "vled refuses a name given twice" "LED name 'a' is given twice" \
 	led=a/red/255,b/red/255,a/green/255
 bad_param "vled refuses '/' in a name" \
-	"led=: 'a\.\.\.' is not NAME/COLOR\+COLOR\+\.\.\./MAX \(LED names cannot have '/'\)" \
+	"led=: 'a/b/red/255' is not NAME/COLOR\+COLOR\+\.\.\./MAX \(LED names cannot have '/'\)" \
 	led=a/b/red/255
-bad_param "vled refuses a LED without max" "'a\.\.\.' is not NAME/COLOR" led=a/red
-bad_param "vled refuses an empty led=" "'\.\.\.' is not NAME/COLOR" led=
-bad_param "vled refuses a trailing comma" "'\.\.\.' is not NAME/COLOR" led=a/red/255,
+bad_param "vled refuses a LED without max" "led=: 'a/red' is not NAME/COLOR" led=a/red
+bad_param "vled refuses an empty led=" "led=: '' is not NAME/COLOR" led=
+bad_param "vled refuses a trailing comma" "led=: '' is not NAME/COLOR" led=a/red/255,
+bad_param "vled refuses a space in a name" \
+	"LED name 'a b' has a space or a control character" 'led="a b/red/255"'
 bad_param "vled refuses an empty color" "LED a: unknown color ''" led=a/red++blue/255
-bad_param "vled refuses a name of 64 characters" "must have 1 to 63 characters" \
+bad_param "vled refuses a name of 64 characters" "LED name '0{64}' must have 1 to 63 characters" \
 	led=$(printf '%064d' 0)/red/255
 if [ $new_colors = 1 ]; then
 	expect "vled takes purple on $version" 0 "purple lime" sh -c \
