@@ -39,7 +39,7 @@ struct vled {
 	struct mc_subled subled[LED_COLOR_ID_MAX];
 	/* The hardware's registers: the components last sent, per channel. */
 	unsigned int sent[LED_COLOR_ID_MAX];
-	spinlock_t lock;
+	spinlock_t lock;		/* guards sent[] and subled[].brightness */
 	struct device_attribute components;
 };
 
@@ -69,8 +69,7 @@ static const struct kernel_param_ops led_param_ops = {
 	.set = led_param_set,
 };
 module_param_cb(led, &led_param_ops, &led, 0);
-MODULE_PARM_DESC(led,
-	"LEDs to create: NAME/COLOR+COLOR+.../MAX[,...] (default: multicolor:status/green+blue+red/255)");
+MODULE_PARM_DESC(led, "LEDs to create: NAME/COLOR+COLOR+.../MAX[,...] (default: multicolor:status/green+blue+red/255)");
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 static const char *color_name(unsigned int id)
@@ -78,7 +77,7 @@ static const char *color_name(unsigned int id)
 	return led_get_color_name(id);
 }
 #else
-/* Exported by led-core.c but declared only in drivers/leds/leds.h. */
+/* Exported by led-core.c until 6.11, declared only in drivers/leds/leds.h. */
 extern const char * const led_colors[LED_COLOR_ID_MAX];
 
 static const char *color_name(unsigned int id)
@@ -195,12 +194,12 @@ static int parse_max(struct vled *v, const char *max)
 	return 0;
 }
 
-static unsigned int count_slashes(const char *s)
+static unsigned int count_char(const char *s, char c)
 {
 	unsigned int n = 0;
 
 	for (; *s; s++)
-		n += *s == '/';
+		n += *s == c;
 	return n;
 }
 
@@ -212,7 +211,7 @@ static int parse_led(unsigned int index, char *spec)
 	unsigned int i;
 	int ret;
 
-	if (count_slashes(spec) != 2) {
+	if (count_char(spec, '/') != 2) {
 		pr_err("led=: '%s' is not NAME/COLOR+COLOR+.../MAX (LED names cannot have '/')\n",
 		       spec);
 		return -EINVAL;
@@ -248,9 +247,7 @@ static int parse_leds(void)
 	specs = kstrdup(led, GFP_KERNEL);
 	if (!specs)
 		return -ENOMEM;
-	num_vleds = 1;
-	for (cursor = specs; *cursor; cursor++)
-		num_vleds += *cursor == ',';
+	num_vleds = count_char(specs, ',') + 1;
 	vleds = kcalloc(num_vleds, sizeof(*vleds), GFP_KERNEL);
 	component_attrs = kcalloc(num_vleds + 1, sizeof(*component_attrs),
 				  GFP_KERNEL);
