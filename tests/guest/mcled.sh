@@ -51,10 +51,10 @@ load() {
 	insmod "$VLED" "$@"
 }
 
-# Every LED's state and every component, to see that a refusal changed
-# nothing.
+# Every LED's state and every component (vled may be unloaded), to see
+# that a refusal changed nothing.
 state() {
-	cat "$LEDS"/*/multi_intensity "$LEDS"/*/brightness "$COMP"/*
+	cat "$LEDS"/*/multi_intensity "$LEDS"/*/brightness "$COMP"/* 2>/dev/null
 }
 
 # refuse NAME STATUS PATTERN CMD...: expect_err, and no change anywhere.
@@ -277,6 +277,20 @@ if [ $new_colors = 1 ]; then
 else
 	bad_param "vled refuses purple, which $version does not name" \
 		"LED p: unknown color 'purple'" led=p/purple+lime/255
+fi
+
+# --- Another driver's LED: the PS/2 keyboard's, monochrome -------------
+mono=input0::capslock
+if [ -e "$LEDS/$mono" ] && [ ! -e "$LEDS/$mono/multi_index" ]; then
+	refuse "mcled refuses a monochrome LED" 1 \
+		"^mcled: $mono is not a multicolor LED \(no multi_index\)$" \
+		$KIT mcled -l $mono get
+	bad_param "vled refuses the name of another driver's LED" \
+		"LED $mono exists already" "led=$mono/red/255"
+	expect "vled: the other LED is left alone, no renamed copy" 0 \
+		"$LEDS/$mono" sh -c "ls -d $LEDS/$mono*"
+else
+	fail "the guest has the keyboard's LED $mono" "$(ls $LEDS)"
 fi
 
 # --- Unloading with LEDs in use ---------------------------------------
