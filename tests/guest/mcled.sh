@@ -286,9 +286,11 @@ if [ -e "$LEDS/$mono" ] && [ ! -e "$LEDS/$mono/multi_index" ]; then
 		"^mcled: $mono is not a multicolor LED \(no multi_index\)$" \
 		$KIT mcled -l $mono get
 	bad_param "vled refuses the name of another driver's LED" \
-		"LED $mono exists already" "led=$mono/red/255"
+		"LED $mono exists already" "led=early/red/255,$mono/red/255"
 	expect "vled: the other LED is left alone, no renamed copy" 0 \
 		"$LEDS/$mono" sh -c "ls -d $LEDS/$mono*"
+	expect "vled: the LED registered before the refusal is gone" 1 "" \
+		ls -d "$LEDS/early"
 else
 	fail "the guest has the keyboard's LED $mono" "$(ls $LEDS)"
 fi
