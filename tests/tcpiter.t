@@ -1,0 +1,40 @@
+#!/bin/bash
+# tcpiter on this kernel, against /proc/net/tcp and tcp6 in a network
+# namespace holding one TCP socket of every kind (tests/sockzoo.c): every
+# output form, filter, netns choice and pin; churn; refusals.
+P=tcp
+. "$TESTS/socktest.sh"
+require
+
+# States first: the zoo's TIME_WAIT and SYN_SENT sockets time out in a minute.
+check -s time-wait
+check -s syn-sent
+check -s syn-recv
+check -s fin-wait-2 -s close-wait
+check_outputs
+check -s established
+check -s listening		# ss's name
+check -s listen
+check -s connected
+check -s all -c
+check --sport 5002
+check --dport 5002
+check --src 127.0.0.1
+check --src ::1
+check --src ::		# the dual-stack listener
+check --src ::ffff:127.0.0.1	# v4-mapped sockets only
+check --src 127.0.0.0/8		# v4 and v4-mapped
+check --dst ::1/128
+check --dst 0.0.0.0/0
+check --uid 4242
+check --uid 0 -6 -j
+check -4 -s established --dport 5002
+check -6 -t -s fin-wait-2 --src ::1
+check -j -s syn-recv
+check -c -s connected --src ::1
+check -t --dst 127.0.0.1
+EMPTY=1 check --sport 1
+check_netns
+check_pin
+check_errors
+check_churn

@@ -1,0 +1,31 @@
+#!/bin/bash
+# udpiter on this kernel, against /proc/net/udp and udp6 in a network
+# namespace holding UDP sockets of every kind (tests/sockzoo.c): every
+# output form, filter, netns choice and pin; churn; refusals.
+P=udp
+. "$TESTS/socktest.sh"
+require
+
+check_outputs
+check -s established
+check -s close
+check -s closed			# ss's name
+check -s all
+check --sport 5006		# three sockets in one hash slot, v4 and v6
+check --dport 5001
+check --src 127.0.0.1
+check --src ::1
+check --src ::			# dual-stack and autobound
+check --src ::ffff:0.0.0.0/96	# none: no v4-mapped UDP socket is bound
+check --src 127.0.0.0/8
+check --dst ::1
+check --uid 4242
+check -t --sport 5006
+check -j -s established
+check -c --src ::1
+check -4 -c
+EMPTY=1 check --sport 1
+check_netns
+check_pin
+check_errors
+check_churn
