@@ -1,0 +1,474 @@
+# rdload on this kernel: images of every filesystem the kernel recognises,
+# with every compressor, made by the real tools (tests/rdimages), identified
+# and loaded into loop devices and zram, byte-compared, and mounted where
+# this kernel can (ext2, ext4, squashfs; the VM mounts the rest).  Bad
+# input, refusals, volumes and the options too.  Every load goes into a
+# target filled with a known pattern first: what rdload reports written is
+# the only part that may change.
+. tests/lib.sh
+
+if [ "$(id -u)" -ne 0 ]; then
+	fail "rdload: the suite runs as root (loop devices, zram, mount)"
+	exit 1
+fi
+
+work=$(mktemp -d /tmp/kit-rdload.XXXXXX)
+mnt=$work/mnt
+loops=() zram=
+cleanup() {
+	local l
+
+	mountpoint -q "$mnt" && umount "$mnt"
+	for l in "${loops[@]}"; do
+		losetup -d "$l"
+	done
+	if [ -n "$zram" ]; then
+		echo 1 >"/sys/block/zram$zram/reset"
+		echo "$zram" >/sys/class/zram-control/hot_remove
+	fi
+	rm -rf "$work"
+	t_cleanup
+}
+trap cleanup EXIT
+
+img=$work/img
+t0=$SECONDS
+if ! tests/rdimages -S 12288 "$img"; then
+	fail "rdload: tests/rdimages builds the images"
+	exit 1
+fi
+echo "rdload: images built in $((SECONDS - t0))s"
+mkdir "$mnt"
+head -c 16M /dev/urandom >"$work/pattern"
+
+# new_loop VAR MIB: a loop device of MIB MiB, its name in VAR.
+new_loop() {
+	truncate -s "$2M" "$work/$1.back"
+	printf -v "$1" %s "$(losetup -f --show "$work/$1.back")"
+	loops+=("${!1}")
+}
+new_loop big 16
+new_loop small 2
+
+# fill DEV: the pattern over the whole device.
+fill() {
+	head -c "$(blockdev --getsize64 "$1")" "$work/pattern" |
+		dd of="$1" bs=1M status=none
+}
+
+# untouched_past DEV N: whether DEV from byte N on still holds the pattern.
+untouched_past() {
+	local size
+
+	size=$(blockdev --getsize64 "$1" 2>/dev/null || stat -c %s "$1")
+	cmp -s <(tail -c +$(($2 + 1)) "$1") \
+		<(head -c "$size" "$work/pattern" | tail -c +$(($2 + 1)))
+}
+
+# run_rdload ARGS...: status, and stdout and stderr in files.  Runs in a
+# new session (setsid): --prompt reads /dev/tty when there is one.
+run_rdload() {
+	setsid -w "$KIT" rdload "$@" >"$work/out" 2>"$work/err"
+	status=$?
+}
+
+# What --prompt asks, on stderr, before volumes 2 to N of the images given.
+prompts() {
+	local i=1
+
+	shift
+	for v in "$@"; do
+		i=$((i + 1))
+		echo "rdload: insert disk #$i ($v) and press ENTER"
+	done
+}
+
+# loaded NAME DEV RAW BYTES DISKS: rdload succeeded with the kernel's
+# "Loading" line, DEV begins with BYTES bytes of RAW, the rest is the
+# pattern.  Stderr must be $want_err (default: empty).
+loaded() {
+	local name=$1 dev=$2 raw=$3 bytes=$4 disks=$5 done
+
+	done="RAMDISK: Loading $(((bytes + 1023) / 1024))KiB [$disks] into ram disk... done."
+	if [ "$status" -ne 0 ] || [ "$(cat "$work/err")" != "${want_err:-}" ]; then
+		fail "$name" "exit status $status" "stderr: $(cat "$work/err")"
+	elif [ "$(tail -1 "$work/out")" != "$done" ]; then
+		fail "$name" "stdout:" "$(cat "$work/out")" "want last: $done"
+	elif ! cmp -s -n "$bytes" "$raw" "$dev"; then
+		fail "$name" "$dev does not begin with the $bytes bytes of the image"
+	elif ! untouched_past "$dev" "$bytes"; then
+		fail "$name" "$dev changed past the image's $bytes bytes"
+	else
+		pass "$name"
+	fi
+}
+
+# refused NAME DEV PATTERN [RAW]: rdload failed with one line on stderr
+# (besides --prompt's) that matches PATTERN and says how much it wrote; DEV
+# is unchanged past that (and before it holds RAW's bytes, when given).
+refused() {
+	local name=$1 dev=$2 pat=$3 raw=$4 n
+
+	grep -v '^rdload: insert disk #' "$work/err" >"$work/err1"
+	mv "$work/err1" "$work/err"
+	n=$(sed -n 's/.*; \([0-9]*\) bytes written to .*/\1/p' "$work/err")
+	if [ "$status" -ne 1 ]; then
+		fail "$name" "exit status $status, want 1" \
+			"stderr: $(cat "$work/err")"
+	elif [ "$(wc -l <"$work/err")" -ne 1 ] ||
+	     ! grep -Eq -- "^rdload: .*$pat" "$work/err"; then
+		fail "$name" "stderr: $(cat "$work/err")" \
+			"want one line: rdload: ...$pat"
+	elif [ "$pat" != "${pat%written*}" ] && [ -z "$n" ]; then
+		fail "$name" "no count written in: $(cat "$work/err")"
+	elif ! untouched_past "$dev" "${n:-0}"; then
+		fail "$name" "$dev changed past the ${n:-0} bytes reported written"
+	elif [ -n "$raw" ] && ! cmp -s -n "${n:-0}" "$raw" "$dev"; then
+		fail "$name" "the ${n:-0} bytes written are not the image's"
+	else
+		pass "$name"
+	fi
+}
+
+# unmount DEV: umount $mnt, then wait until DEV opens exclusively again:
+# the kernel can let go of a device a little after umount returns.
+unmount() {
+	local i
+
+	umount "$mnt"
+	for i in $(seq 50); do
+		python3 -c 'import os, sys
+os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL))' "$1" 2>/dev/null &&
+			return
+		sleep 0.1
+	done
+}
+
+# mounted_reads NAME DEV TYPE: DEV mounts and its files are tree/'s.
+mounted_reads() {
+	local why
+
+	if ! why=$(mount -o ro -t "$3" "$2" "$mnt" 2>&1); then
+		fail "$1" "mount -t $3 $2: $why"
+		return
+	fi
+	if why=$(diff -r -x lost+found "$img/tree" "$mnt" 2>&1); then
+		pass "$1"
+	else
+		fail "$1" "$(echo "$why" | head -5)"
+	fi
+	unmount "$2"
+}
+
+host_mounts() {
+	case $1 in
+	ext2*) echo ext2 ;;
+	ext4*) echo ext4 ;;
+	squashfs*) echo squashfs ;;
+	esac
+}
+
+# ---- Identification: the kernel's words, block and size ----
+
+start=37	# a start block past other data, as ramdisk_start=
+# at_start FILE: FILE after start KiB of other data.
+at_start() {
+	head -c "${start}K" "$work/pattern" | cat - "$img/$1" >"$work/at-start"
+	echo "$work/at-start"
+}
+
+while read -r file raw kind word kib; do
+	case $file in stream.*) continue ;; esac
+	for s in 0 $start; do
+		path=$img/$file
+		[ "$s" = 0 ] || path=$(at_start "$file")
+		if [ "$word" = - ]; then
+			expect_err "rdload -i: $file at block $s: the kernel finds nothing" \
+				1 "^rdload: RAMDISK: Couldn't find valid RAM disk image starting at $s\.$" \
+				"$KIT" rdload -i -s "$s" "$path"
+			continue
+		fi
+		want="RAMDISK: $word $kind found at block $s"
+		if [ "$kind" = image ]; then
+			read -r _ _ _ fsword kib < <(grep "^$raw " "$img/expect")
+			want="$want
+RAMDISK: $fsword filesystem found in the $word image"
+		fi
+		expect "rdload -i: $file at block $s: $word, ${kib}KiB" 0 \
+			"$want
+RAMDISK: image size ${kib}KiB" "$KIT" rdload -i -s "$s" "$path"
+	done
+done <"$img/expect"
+
+# ---- Loads of every image, at block 0 and further on ----
+
+while read -r file raw kind word kib; do
+	case $file in stream.*) continue ;; esac
+	[ "$word" = - ] && continue
+	if [ "$kind" = image ]; then
+		bytes=$(stat -c %s "$img/$raw")
+	else
+		bytes=$((kib * 1024))
+	fi
+	type=$(host_mounts "$file")
+	for s in 0 $start; do
+		path=$img/$file
+		[ "$s" = 0 ] || path=$(at_start "$file")
+		fill "$big"
+		run_rdload -s "$s" -o "$big" "$path"
+		loaded "rdload: $file at block $s into a loop device" \
+			"$big" "$img/$raw" "$bytes" "1 disk"
+		[ -z "$type" ] || mounted_reads \
+			"rdload: $file at block $s mounts as $type, files read back" \
+			"$big" "$type"
+	done
+done <"$img/expect"
+
+# ---- zram: an unsized device gets the image's size ----
+
+zram=$(cat /sys/class/zram-control/hot_add)
+z=/dev/zram$zram
+for file in ext2.img ext2.img.zst squashfs.img.gz; do
+	read -r _ raw kind _ kib < <(grep "^$file " "$img/expect")
+	read -r _ _ _ _ kib < <(grep "^$raw " "$img/expect")
+	echo 1 >"/sys/block/zram$zram/reset"
+	run_rdload -o "$z" "$img/$file"
+	if [ "$status" = 0 ] && grep -qx "RAMDISK: zram $z sized to ${kib}KiB" "$work/out" &&
+	   [ "$(blockdev --getsize64 "$z")" = $((kib * 1024)) ] &&
+	   cmp -s -n $((kib * 1024)) "$img/$raw" "$z"; then
+		pass "rdload: $file into unsized zram: sized to ${kib}KiB, loaded"
+	else
+		fail "rdload: $file into unsized zram: sized to ${kib}KiB, loaded" \
+			"exit $status" "$(cat "$work/out" "$work/err")"
+	fi
+	# zram's 4 KiB logical blocks take no 1 KiB-block ext2.
+	[ "$raw" = squashfs.img ] && mounted_reads \
+		"rdload: $file in zram mounts, files read back" "$z" squashfs
+done
+echo 1 >"/sys/block/zram$zram/reset"
+run_rdload -o "$z" "$img/stream.raw.gz"
+if [ "$status" = 1 ] && grep -q "give the zram device a disksize first; 0 bytes written" "$work/err" &&
+   [ "$(cat "/sys/block/zram$zram/disksize")" = 0 ]; then
+	pass "rdload: a stream of unknown size into unsized zram is refused"
+else
+	fail "rdload: a stream of unknown size into unsized zram is refused" \
+		"exit $status" "$(cat "$work/err")"
+fi
+echo 2M >"/sys/block/zram$zram/disksize"
+fill "$z"
+run_rdload -o "$z" "$img/ext2.img.lz4"
+refused "rdload: too big for a sized zram: refused before writing" "$z" \
+	"image too big! \(4096KiB/2048KiB\); 0 bytes written"
+
+# ---- Too big for the target: refused before writing ----
+
+for file in ext2.img ext2.img.gz ext2.img.xz; do
+	fill "$small"
+	run_rdload -o "$small" "$img/$file"
+	refused "rdload: $file too big for 2 MiB: nothing written" "$small" \
+		"RAMDISK: image too big! \(4096KiB/2048KiB\); 0 bytes written"
+done
+# A stream with no filesystem inside has no size to check first: the
+# target takes what fits, no more.
+fill "$small"
+run_rdload -o "$small" "$img/stream.raw.zst"
+refused "rdload: a 12 MiB stream into 2 MiB: no write past the device" \
+	"$small" "image too big! .*bytes written" "$img/stream.raw"
+
+# ---- Bad streams: truncated, corrupt ----
+
+# corrupt COMP FILE OUT: OUT is FILE with 4 KiB of 0xff in its middle; for
+# lz4 (legacy frames carry no checksum, and lz4 itself takes most such
+# damage) the size of the second block is broken instead.
+corrupt() {
+	local size=$(stat -c %s "$2") at block1
+
+	cp "$2" "$3"
+	if [ "$1" = lz4 ]; then
+		block1=$(od -A n -t u4 -j 4 -N 4 "$2")
+		printf '\377\377\377\177' |
+			dd of="$3" bs=1 seek=$((8 + block1)) conv=notrunc status=none
+		return
+	fi
+	head -c 4096 /dev/zero | tr '\0' '\377' |
+		dd of="$3" bs=1 seek=$((size / 2)) conv=notrunc status=none
+}
+
+# tool_rejects COMP FILE: the format's own tool fails on FILE (so the
+# damage is real).
+tool_rejects() {
+	case $1 in
+	gz) ! gzip -dc "$2" ;;
+	bz2) ! bzip2 -dc "$2" ;;
+	lzma) ! xz --format=lzma -dc "$2" ;;
+	xz) ! xz -dc "$2" ;;
+	lzo) ! lzop -dc "$2" ;;
+	lz4) ! lz4 -dc "$2" ;;
+	zst) ! zstd -qdc "$2" ;;
+	esac >/dev/null 2>&1
+}
+
+while read -r file raw kind word _; do
+	case $file in stream.raw.*) ;; *) continue ;; esac
+	comp=${file##*.}
+	bad=$work/bad.$comp
+	head -c $(($(stat -c %s "$img/$file") * 8 / 10)) "$img/$file" >"$bad"
+	fill "$big"
+	run_rdload -o "$big" "$bad"
+	refused "rdload: $word stream cut at 80%: the written part is right, no more" \
+		"$big" "EOF while reading compressed data.*bytes written" \
+		"$img/stream.raw"
+	corrupt "$comp" "$img/$file" "$bad"
+	if ! tool_rejects "$comp" "$bad"; then
+		fail "rdload: corrupt $word stream (test setup: the tool accepts it)"
+		continue
+	fi
+	fill "$big"
+	run_rdload -o "$big" "$bad"
+	refused "rdload: corrupt $word stream: error, nothing past what was written" \
+		"$big" "$word.*bytes written"
+done <"$img/expect"
+
+# ---- Volumes ----
+
+# split_volumes FILE N: FILE cut into N volumes vol.1 .. vol.N.
+split_volumes() {
+	local v
+
+	rm -f "$work"/vol.*
+	split -n "$2" -d -a 1 "$img/$1" "$work/part."
+	for v in "$work"/part.*; do
+		mv "$v" "$work/vol.$((${v##*.} + 1))"
+	done
+}
+
+for file in ext2.img ext2.img.gz squashfs.img.bz2; do
+	read -r _ raw kind _ kib < <(grep "^$file " "$img/expect")
+	if [ "$kind" = image ]; then
+		bytes=$(stat -c %s "$img/$raw")
+	else
+		bytes=$((kib * 1024))
+	fi
+	split_volumes "$file" 3
+	fill "$big"
+	run_rdload -o "$big" "$work"/vol.{1,2,3}
+	loaded "rdload: $file in 3 volumes" "$big" "$img/$raw" "$bytes" "3 disks"
+	fill "$big"
+	run_rdload -o "$big" --prompt "$work"/vol.{1,2,3} < <(printf '\n\n')
+	want_err=$(prompts "$work"/vol.{1,2,3})
+	loaded "rdload: $file in 3 volumes, --prompt: ENTER before each further" \
+		"$big" "$img/$raw" "$bytes" "3 disks"
+	want_err=
+	fill "$big"
+	run_rdload -o "$big" "$work"/vol.{1,3}
+	refused "rdload: $file, volume 2 of 3 missing: error, nothing past what was written" \
+		"$big" "bytes written"
+	fill "$big"
+	run_rdload -o "$big" "$work"/vol.{1,2}
+	refused "rdload: $file, last volume missing: error, nothing past what was written" \
+		"$big" "bytes written" "$img/$raw"
+done
+fill "$big"
+run_rdload -o "$big" "$work"/vol.{1,2} "$work/vol.nosuch"
+refused "rdload: a volume that does not exist: refused before writing" \
+	"$big" "cannot read $work/vol.nosuch"
+split_volumes ext2.img.gz 2
+fill "$big"
+run_rdload -o "$big" --prompt "$work"/vol.{1,2} </dev/null
+refused "rdload: --prompt with no ENTER: error, nothing past what was written" \
+	"$big" "no ENTER.*bytes written"
+
+# ---- Other refusals ----
+
+fill "$big"
+head -c 64K /dev/zero >"$work/zeros"
+run_rdload -o "$big" "$work/zeros"
+refused "rdload: unknown format: the kernel's words, nothing written" "$big" \
+	"RAMDISK: Couldn't find valid RAM disk image starting at 0\.$"
+fill "$big"
+run_rdload -o "$big" "$work/nosuch.img"
+refused "rdload: missing image: nothing written" "$big" \
+	"cannot read $work/nosuch.img: No such file or directory"
+printf '\037\236' | cat - "$img/ext2.img.gz" >"$work/oldgzip"
+fill "$big"
+run_rdload -o "$big" "$work/oldgzip"
+refused "rdload: old gzip magic 1f 9e: found, not loaded, nothing written" \
+	"$big" "1f 9e.*; 0 bytes written"
+
+fill "$big"
+run_rdload -o "$big" "$img/ext2.img"
+mount -o ro "$big" "$mnt"
+sum=$(md5sum <"$big")
+run_rdload -o "$big" "$img/squashfs.img"
+unmount "$big"
+if [ "$status" = 1 ] && grep -q "is in use" "$work/err" &&
+   [ "$(md5sum <"$big")" = "$sum" ]; then
+	pass "rdload: a mounted target is refused, left as it was"
+else
+	fail "rdload: a mounted target is refused, left as it was" \
+		"exit $status" "$(cat "$work/err")"
+fi
+
+# ---- Options ----
+
+fill "$big"
+expect "rdload: -q prints nothing" 0 "" "$KIT" rdload -q -o "$big" "$img/ext4.img.xz"
+[ -s "$T_ERR" ] && fail "rdload: -q prints nothing on stderr" "$(cat "$T_ERR")"
+cmp -s -n "$(stat -c %s "$img/ext4.img")" "$img/ext4.img" "$big" && pass "rdload: -q loads" ||
+	fail "rdload: -q loads" "$big differs from ext4.img"
+
+fill "$big"
+run_rdload --verify -o "$big" "$img/romfs.img.lzo"
+if [ "$status" = 0 ] && grep -qx "RAMDISK: verified $(($(stat -c %s "$img/romfs.img") / 1024))KiB" "$work/out"; then
+	pass "rdload: --verify reads the target back"
+else
+	fail "rdload: --verify reads the target back" "$(cat "$work/out" "$work/err")"
+fi
+
+# -f: a regular file, written from its start, never truncated.
+file=$work/target.file
+head -c 8M "$work/pattern" >"$file"
+run_rdload -f -o "$file" "$img/ext2.img.bz2"
+loaded "rdload: -f loads into a regular file, the rest of it kept" \
+	"$file" "$img/ext2.img" $((4096 * 1024)) "1 disk"
+head -c 8M "$work/pattern" >"$file"
+run_rdload -o "$file" "$img/ext2.img.bz2"
+refused "rdload: a regular file without -f is refused, left as it was" \
+	"$file" "is a regular file: use -f"
+rm -f "$work/new.file"
+run_rdload -f -o "$work/new.file" "$img/cramfs.img.gz"
+cmp -s "$img/cramfs.img" "$work/new.file" &&
+	pass "rdload: -f creates a missing file" ||
+	fail "rdload: -f creates a missing file" "$(cat "$work/err")"
+
+# The default target, /dev/ram0: brd when this kernel can load it (the VM
+# tests always have it), else the error that says how to get it.  A
+# /dev/ram0 that exists already may hold someone's data: left alone.
+if [ -e /dev/ram0 ]; then
+	echo "rdload: /dev/ram0 exists here: the default target is tested in the VM only"
+elif modprobe brd rd_nr=1 rd_size=8192 2>/dev/null; then
+	run_rdload "$img/ext2.img.gz"
+	if [ "$status" = 0 ] && cmp -s "$img/ext2.img" /dev/ram0; then
+		pass "rdload: default target /dev/ram0"
+	else
+		fail "rdload: default target /dev/ram0" "$(cat "$work/err")"
+	fi
+	rmmod brd
+else
+	run_rdload "$img/ext2.img"
+	if [ "$status" = 1 ] && grep -q "^rdload: cannot open /dev/ram0: no such device (for /dev/ramN: modprobe brd)" "$work/err" &&
+	   [ ! -e /dev/ram0 ]; then
+		pass "rdload: default /dev/ram0 without brd: says modprobe brd, leaves no node"
+	else
+		fail "rdload: default /dev/ram0 without brd: says modprobe brd, leaves no node" \
+			"exit $status" "$(cat "$work/err")" "$(ls -l /dev/ram0 2>&1)"
+	fi
+fi
+
+expect_err "rdload: no IMAGE is a usage error" 2 "^rdload: no IMAGE" \
+	"$KIT" rdload -o "$big"
+expect_err "rdload: a bad -s is a usage error" 2 "^rdload: -s takes a block number" \
+	"$KIT" rdload -s x "$img/ext2.img"
+expect_err "rdload: an unknown option is a usage error" 2 "^rdload: unknown option" \
+	"$KIT" rdload -Z "$img/ext2.img"
+echo "rdload: suite took $((SECONDS - t0))s"
