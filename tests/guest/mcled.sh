@@ -230,6 +230,17 @@ refuse "mcled refuses: a bad #RRGGBB" 2 "^mcled: bad color '#12345'" \
 	$KIT mcled -l $L set '#12345'
 refuse "mcled refuses: a negative value" 2 "^mcled: bad value '-5'" \
 	$KIT mcled -l $L set 1 2 3 4 -5
+refuse "mcled refuses: a color given twice" 2 "^mcled: red given twice$" \
+	$KIT mcled -l $L set red=1 red=2
+refuse "mcled refuses: values in order mixed with names" 2 \
+	"^mcled: give all values in order, or COLOR=V and #RRGGBB, not both$" \
+	$KIT mcled -l $L set 1 2 3 4 red=5
+refuse "mcled refuses: two #RRGGBB" 2 "^mcled: one #RRGGBB at a time: #ff0000 and #00ff00$" \
+	$KIT mcled -l $L set '#ff0000' '#00ff00'
+refuse "mcled refuses: set without values" 2 "^mcled: set needs values" \
+	$KIT mcled -l $L set
+refuse "mcled refuses: a path for -l" 2 "^mcled: -l takes a LED name or glob, not a path" \
+	$KIT mcled -l "$LEDS/$L" get
 refuse "mcled refuses: no such LED" 1 "^mcled: no LED named 'nosuch' in /sys/class/leds$" \
 	$KIT mcled -l nosuch get
 
