@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -62,7 +63,10 @@ KIT_APPLET(rdload, "load a RAM-disk image into /dev/ramN as the kernel does",
 
 #define BLOCK		1024		/* the kernel's BLOCK_SIZE: KiB */
 #define HEAD_SIZE	(3 * 512)	/* identification looks at no more */
-#define OUT_SIZE	(8 << 20)	/* one write; the biggest lz4 block */
+#define OUT_SIZE	(8 << 20)	/* the biggest lz4 block */
+#ifndef WRITE_SIZE
+#define WRITE_SIZE	(1 << 20)	/* one write, unless a block is bigger */
+#endif
 #define IN_CHUNK	(1 << 20)	/* one read of compressed data */
 #define IN_SIZE		LZ4_COMPRESSBOUND(OUT_SIZE)
 #define STOP		1		/* head seen, -i wants no more */
@@ -86,17 +90,25 @@ struct ident {
 struct load {
 	/* Input: > 0 bytes, 0 at the end of the last volume, -1 error. */
 	ssize_t (*read)(struct load *ld, void *buf, size_t len);
-	/* Output, sequential from offset 0: bytes written (short: error). */
-	ssize_t (*write)(struct load *ld, const void *buf, size_t len);
+	/*
+	 * Output, sequential from offset 0.  write() may finish in the
+	 * background: buf stays untouched until the next write() or sync(),
+	 * which tell how it went and add what is done to written.  Both
+	 * return 0, or -1 with ld->error.  sync() may be NULL.
+	 */
+	int (*write)(struct load *ld, const void *buf, size_t len);
+	int (*sync)(struct load *ld);
 	/* Gives an unsized target (zram) its size; may be NULL. */
 	int (*resize)(struct load *ld, uint64_t bytes);
 	void *in_ctx, *out_ctx;
 
 	uint64_t capacity;		/* bytes the target holds */
+	uint64_t queued;		/* bytes handed to write() */
 	uint64_t written;		/* the only region that changed */
 	unsigned char head[HEAD_SIZE];	/* read for identification */
 	size_t head_len, head_pos;	/* replayed before further reads */
-	unsigned char *in, *out;	/* IN_SIZE and OUT_SIZE bytes */
+	unsigned char *in;		/* IN_SIZE bytes */
+	unsigned char *out, *spare;	/* OUT_SIZE bytes each, swapped */
 	size_t fill;			/* decompressed bytes in out */
 
 	struct ident id;
@@ -382,34 +394,33 @@ static void show_progress(struct load *ld)
 {
 	if (ld->progress)
 		fprintf(stderr, "\rRAMDISK: %llu MiB loaded",
-			(unsigned long long)(ld->written >> 20));
+			(unsigned long long)(ld->queued >> 20));
 }
 
+/* Hands the buffer to write() and goes on in the spare one. */
 static int out_flush(struct load *ld)
 {
-	ssize_t n;
+	unsigned char *full = ld->out;
 	int ret;
 
 	if (!ld->head_checked && (ret = check_head(ld)))
 		return ret;
 	if (!ld->fill)
 		return 0;
-	if (ld->fill > ld->capacity - ld->written)
+	if (ld->fill > ld->capacity - ld->queued)
 		return fail(ld, "RAMDISK: image too big! (more than "
 			    "%lluKiB/%lluKiB)",
-			    (unsigned long long)bytes_to_kib(ld->written +
+			    (unsigned long long)bytes_to_kib(ld->queued +
 							      ld->fill),
 			    (unsigned long long)(ld->capacity / BLOCK));
 	if (ld->verify)
-		ld->crc = crc32_z(ld->crc, ld->out, ld->fill);
-	n = ld->write(ld, ld->out, ld->fill);
-	if (n > 0)
-		ld->written += n;
-	if ((size_t)n != ld->fill)
-		return fail(ld, "RAMDISK: incomplete write (%zd != %zu)%s%s",
-			    n, ld->fill, n < 0 ? ": " : "",
-			    n < 0 ? strerror(errno) : "");
+		ld->crc = crc32_z(ld->crc, full, ld->fill);
+	if (ld->write(ld, full, ld->fill))
+		return -1;
+	ld->queued += ld->fill;
 	ld->fill = 0;
+	ld->out = ld->spare;
+	ld->spare = full;
 	show_progress(ld);
 	return 0;
 }
@@ -431,7 +442,7 @@ static int out_commit(struct load *ld, size_t n)
 	ld->fill += n;
 	if (!ld->head_checked && ld->fill >= HEAD_SIZE)
 		return check_head(ld);
-	if (ld->fill == OUT_SIZE)
+	if (ld->fill >= WRITE_SIZE)
 		return out_flush(ld);
 	return 0;
 }
@@ -480,7 +491,7 @@ static int decode_stream(struct load *ld, const struct codec *codec)
 		ret = out_reserve(ld, 1, &out);
 		if (ret)
 			break;
-		room = n = OUT_SIZE - ld->fill;
+		room = n = WRITE_SIZE - ld->fill;
 		done = codec->step(ld, state, &in, &in_len, out, &n);
 		if (done < 0) {
 			ret = -1;
@@ -951,7 +962,7 @@ static int copy_plain(struct load *ld)
 			    "nothing to load", ld->id.fs);
 	ret = fit_target(ld, ld->image_kib);
 	while (!ret && left) {
-		want = OUT_SIZE - ld->fill;
+		want = WRITE_SIZE - ld->fill;
 		if (want > left)
 			want = left;
 		n = ld_read_full(ld, ld->out + ld->fill, want);
@@ -970,17 +981,19 @@ static int copy_plain(struct load *ld)
 
 /*
  * Loads the identified image (ld->id, ld->head read): returns 0, STOP
- * when only the head was wanted, or -1 with ld->error.
+ * when only the head was wanted, or -1 with ld->error.  Whatever
+ * happened, no write is in flight afterwards.
  */
 static int load_image(struct load *ld)
 {
-	int ret;
+	int ret, synced;
 
 	ld->image_kib = ld->id.kib;
 	ret = ld->id.format ? ld->id.format->decompress(ld) : copy_plain(ld);
 	if (!ret)
 		ret = out_flush(ld);
-	return ret;
+	synced = ld->sync ? ld->sync(ld) : 0;
+	return ret ? ret : synced;
 }
 
 /* ---- The command: volumes in, a block device out ---- */
@@ -1080,9 +1093,21 @@ static ssize_t volumes_read(struct load *ld, void *buf, size_t len)
 	}
 }
 
+/*
+ * The target is written by a thread of its own, so that decompressing
+ * the next buffer and writing the last one overlap, as in a pipe to dd.
+ */
 struct target {
 	const char *path;
 	int fd;
+	pthread_t writer;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	const void *buf;	/* the write in flight, or NULL */
+	size_t len;		/* its length */
+	ssize_t done;		/* how it went: bytes, -1 */
+	int error;		/* errno when short */
+	bool quit;
 };
 
 /* Tests point it at a fake tree. */
@@ -1128,14 +1153,13 @@ static int target_resize(struct load *ld, uint64_t bytes)
 }
 
 /* write() until done: the bytes written, short with errno on error. */
-static ssize_t target_write(struct load *ld, const void *buf, size_t len)
+static ssize_t write_fully(int fd, const void *buf, size_t len)
 {
-	struct target *t = ld->out_ctx;
 	size_t done = 0;
 	ssize_t n = 0;
 
 	while (done < len) {
-		n = write(t->fd, (const char *)buf + done, len - done);
+		n = write(fd, (const char *)buf + done, len - done);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
@@ -1145,6 +1169,79 @@ static ssize_t target_write(struct load *ld, const void *buf, size_t len)
 	if (!n)
 		errno = ENOSPC;
 	return done || n >= 0 ? (ssize_t)done : -1;
+}
+
+static void *writer_thread(void *arg)
+{
+	struct target *t = arg;
+	ssize_t n;
+
+	pthread_mutex_lock(&t->lock);
+	for (;;) {
+		while (!t->buf && !t->quit)
+			pthread_cond_wait(&t->cond, &t->lock);
+		if (!t->buf)
+			break;
+		pthread_mutex_unlock(&t->lock);
+		n = write_fully(t->fd, t->buf, t->len);
+		pthread_mutex_lock(&t->lock);
+		t->done = n;
+		t->error = errno;
+		t->buf = NULL;
+		pthread_cond_broadcast(&t->cond);
+	}
+	pthread_mutex_unlock(&t->lock);
+	return NULL;
+}
+
+/* Waits for the write in flight and counts what it wrote. */
+static int target_wait(struct load *ld, struct target *t)
+{
+	ssize_t done;
+	size_t len;
+
+	pthread_mutex_lock(&t->lock);
+	while (t->buf)
+		pthread_cond_wait(&t->cond, &t->lock);
+	done = t->done;
+	len = t->len;
+	t->done = t->len = 0;
+	pthread_mutex_unlock(&t->lock);
+	if (done > 0)
+		ld->written += done;
+	if ((size_t)done == len)
+		return 0;
+	return fail(ld, "RAMDISK: incomplete write (%zd != %zu)%s%s", done,
+		    len, done < 0 || t->error ? ": " : "",
+		    done < 0 || t->error ? strerror(t->error) : "");
+}
+
+static int target_write(struct load *ld, const void *buf, size_t len)
+{
+	struct target *t = ld->out_ctx;
+
+	if (target_wait(ld, t))
+		return -1;
+	pthread_mutex_lock(&t->lock);
+	t->buf = buf;
+	t->len = len;
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	return 0;
+}
+
+/* The last write done, the writer ends. */
+static int target_sync(struct load *ld)
+{
+	struct target *t = ld->out_ctx;
+	int ret = target_wait(ld, t);
+
+	pthread_mutex_lock(&t->lock);
+	t->quit = true;
+	pthread_cond_broadcast(&t->cond);
+	pthread_mutex_unlock(&t->lock);
+	pthread_join(t->writer, NULL);
+	return ret;
 }
 
 /* /dev/ramN, which the kernel's create_dev() makes as b 1 N. */
@@ -1163,20 +1260,28 @@ static bool ram_minor(const char *path, unsigned int *minor)
 
 static void open_target(struct load *ld, struct target *t, bool allow_file)
 {
-	int flags = O_RDWR | O_CLOEXEC | O_EXCL;
+	int flags = O_RDWR | O_CLOEXEC | O_EXCL, saved;
+	bool made = false;
 	unsigned int minor;
 	struct stat st;
 
 	if (stat(t->path, &st) && errno == ENOENT) {
-		if (ram_minor(t->path, &minor) &&
-		    mknod(t->path, S_IFBLK | 0600, makedev(1, minor)) &&
-		    errno != EEXIST)
-			die("cannot create %s (b 1 %u): %s", t->path, minor,
-			    strerror(errno));
-		else if (allow_file)
+		if (ram_minor(t->path, &minor)) {
+			if (mknod(t->path, S_IFBLK | 0600, makedev(1, minor)))
+				die("cannot create %s (b 1 %u): %s", t->path,
+				    minor, strerror(errno));
+			made = true;
+		} else if (allow_file) {
 			flags |= O_CREAT;
+		}
 	}
 	t->fd = open(t->path, flags, 0666);
+	/* A node for a device that is not there helps nobody. */
+	if (t->fd < 0 && made) {
+		saved = errno;
+		unlink(t->path);
+		errno = saved;
+	}
 	if (t->fd < 0 && errno == EBUSY)
 		die("%s is in use (mounted or open)", t->path);
 	if (t->fd < 0 && errno == ENOENT)
@@ -1200,7 +1305,13 @@ static void open_target(struct load *ld, struct target *t, bool allow_file)
 		    t->path, strerror(errno));
 	else if (!ld->capacity)
 		ld->resize = target_resize;
+	pthread_mutex_init(&t->lock, NULL);
+	pthread_cond_init(&t->cond, NULL);
+	errno = pthread_create(&t->writer, NULL, writer_thread, t);
+	if (errno)
+		die("cannot start the writer thread: %s", strerror(errno));
 	ld->write = target_write;
+	ld->sync = target_sync;
 	ld->out_ctx = t;
 }
 
@@ -1348,7 +1459,8 @@ int rdload_main(int argc, char **argv)
 	ld.verify = o.verify;
 	ld.in = malloc(IN_SIZE);
 	ld.out = malloc(OUT_SIZE);
-	if (!ld.in || !ld.out)
+	ld.spare = malloc(OUT_SIZE);
+	if (!ld.in || !ld.out || !ld.spare)
 		die("out of memory for the buffers");
 	if (read_head(&ld))
 		die("%s", ld.error);
