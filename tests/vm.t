@@ -11,7 +11,7 @@ tests/vm/run | tee "$log"
 # Deliberately failing guest scripts go through the rig on one kernel;
 # the FAIL lines they must cause are this check's PASSes, so their output
 # is shown indented, out of tests/run's count.
-selfcheck=$(tests/vm/run -k 6.12 tests/vm/selfcheck/*.sh 2>&1)
+selfcheck=$(VM_SCRIPT_TIMEOUT=5 tests/vm/run -k 6.12 tests/vm/selfcheck/*.sh 2>&1)
 status=$?
 rig_reports() {
 	if grep -qxF "$2" <<<"$selfcheck"; then
@@ -24,12 +24,17 @@ rig_reports "a false expectation in a guest is a FAIL" \
 	"FAIL: [6.12] selfcheck: 1 + 1 is 3"
 rig_reports "a guest script that reports nothing is a FAIL" \
 	"FAIL: [6.12] silent: reported no result (exit 3)"
+rig_reports "a guest script that hangs is stopped, a FAIL" \
+	"FAIL: [6.12] slow: stopped after its timeout"
+rig_reports "a call trace on the guest's console is a FAIL" \
+	"FAIL: [6.12] kernel log has no oops or warning"
 if [ "$status" -eq 1 ]; then
 	pass "vm rig: exits 1 when a guest check fails"
 else
 	fail "vm rig: exits 1 when a guest check fails" "exit status $status"
 fi
-sed 's/^/    selfcheck| /' <<<"$selfcheck" | grep -E 'selfcheck: 1|silent|boot\+tests'
+sed 's/^/    selfcheck| /' <<<"$selfcheck" |
+	grep -E '(FAIL|PASS): |boot\+tests'
 
 grep '^vm: .* boot+tests ' "$log"
 echo "vm: whole suite $((SECONDS - start))s"
