@@ -275,7 +275,7 @@ check_errors() {
 check_churn() {
 	local churn runs=0 why=
 
-	in_zoo "$SOCKZOO" churn 4 &
+	in_zoo "$SOCKZOO" churn 6 &
 	churn=$!
 	while [ -z "$why" ] && kill -0 $churn 2>/dev/null; do
 		runs=$((runs + 1))
