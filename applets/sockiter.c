@@ -75,6 +75,11 @@ int parse_state(const char *name, __u32 *states)
 		*states |= ALL_STATES & ~(1U << LISTEN | 1U << CLOSE);
 		return 0;
 	}
+	/* ss's own spellings of two of them */
+	if (!strcmp(name, "listening"))
+		name = "listen";
+	else if (!strcmp(name, "closed"))
+		name = "close";
 	for (i = 1; i < TCP_STATES; i++) {
 		if (state_names[i] && !strcmp(name, state_names[i])) {
 			*states |= 1U << i;
@@ -84,7 +89,8 @@ int parse_state(const char *name, __u32 *states)
 	return -1;
 }
 
-/* ADDR[/LEN] as an IPv6 prefix (IPv4 as ::ffff:a.b.c.d), net masked. */
+/* ADDR[/LEN] as an IPv6 prefix (IPv4 as ::ffff:a.b.c.d), net masked.
+ * Returns 4 or 6, the family it was written in, or -1. */
 int parse_prefix(const char *s, __u32 net[4], __u32 mask[4])
 {
 	unsigned char addr[16] = { 0 }, bits[16];
@@ -120,7 +126,7 @@ int parse_prefix(const char *s, __u32 net[4], __u32 mask[4])
 	}
 	memcpy(net, addr, 16);
 	memcpy(mask, bits, 16);
-	return 0;
+	return max == 32 ? 4 : 6;
 }
 
 static __s32 parse_port(const char *opt, const char *s)
@@ -153,6 +159,7 @@ static void set_output(struct sockiter *it, enum sockiter_output out)
 
 static void parse_filter(struct sockiter_filter *f, int opt, const char *arg)
 {
+	int family;
 	long uid;
 
 	switch (opt) {
@@ -168,12 +175,16 @@ static void parse_filter(struct sockiter_filter *f, int opt, const char *arg)
 		f->dport = parse_port("--dport", arg);
 		break;
 	case 'a':
-		if (parse_prefix(arg, f->src, f->src_mask))
+		family = parse_prefix(arg, f->src, f->src_mask);
+		if (family < 0)
 			die_usage("--src takes ADDR[/LEN], got '%s'", arg);
+		f->src_v6 = family == 6;
 		break;
 	case 'b':
-		if (parse_prefix(arg, f->dst, f->dst_mask))
+		family = parse_prefix(arg, f->dst, f->dst_mask);
+		if (family < 0)
 			die_usage("--dst takes ADDR[/LEN], got '%s'", arg);
+		f->dst_v6 = family == 6;
 		break;
 	case 'u':
 		if (strspn(arg, "0123456789") != strlen(arg) ||
@@ -507,18 +518,35 @@ static struct row *parse_rows(const char *buf, size_t len, bool pointer,
 	return rows;
 }
 
-/* /proc lists IPv4 first (tcp, then tcp6) and UDP by hash slot. */
-static bool sort_by_sl;
-
-static int row_cmp(const void *x, const void *y)
+/* /proc lists UDP sockets by hash slot; kernels from 6.5 walk another
+ * hash.  Ties keep the walk's order. */
+static int by_slot(const void *x, const void *y)
 {
 	const struct row *a = x, *b = y;
 
 	if (a->r.family != b->r.family)
 		return a->r.family - b->r.family;
-	if (sort_by_sl && a->r.sl != b->r.sl)
+	if (a->r.sl != b->r.sl)
 		return a->r.sl < b->r.sl ? -1 : 1;
 	return a->order < b->order ? -1 : a->order > b->order;
+}
+
+/* IPv4 first, as `cat /proc/net/tcp /proc/net/tcp6`; else walk order. */
+static void group_by_family(struct row *rows, size_t n)
+{
+	struct row *v6 = malloc(n * sizeof(*rows) + 1);
+	size_t i, n4 = 0, n6 = 0;
+
+	if (!v6)
+		die("out of memory");
+	for (i = 0; i < n; i++) {
+		if (rows[i].r.family == FAMILY_V4)
+			rows[n4++] = rows[i];
+		else
+			v6[n6++] = rows[i];
+	}
+	memcpy(rows + n4, v6, n6 * sizeof(*rows));
+	free(v6);
 }
 
 /* ---- /proc's text ---- */
@@ -810,8 +838,10 @@ static void dump(const struct sockiter *it, struct bpf_link *link,
 		return;
 	}
 	rows = parse_rows(buf, len, it->config.want_pointer, &n);
-	sort_by_sl = it->proto->sort_by_sl;
-	qsort(rows, n, sizeof(*rows), row_cmp);
+	if (it->proto->sort_by_sl)
+		qsort(rows, n, sizeof(*rows), by_slot);
+	else
+		group_by_family(rows, n);
 	if (it->output == OUT_PROC)
 		print_proc(it, rows, n);
 	else if (it->output == OUT_TABLE)

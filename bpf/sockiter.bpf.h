@@ -30,6 +30,7 @@ __u64 counts[2][TCP_STATES];
 struct session {
 	__u64 last_seq;		/* seq_num + 1 of the last row numbered */
 	__u32 next[2];		/* next ordinal per family */
+	__u32 line_len;		/* see end_line() */
 	__u8 last_family;
 	__u8 header_done;
 };
@@ -68,11 +69,14 @@ static void read_addrs(struct sock_rec *r, const struct sock_common *skc)
 
 /* addr (as IPv6, IPv4 mapped) & mask == net */
 static bool addr_match(const struct sock_rec *r, const __u32 *addr,
-		       const volatile __u32 *net, const volatile __u32 *mask)
+		       const volatile __u32 *net, const volatile __u32 *mask,
+		       bool v6_only)
 {
 	__u32 v6[4] = { 0, 0, bpf_htonl(0xffff), addr[0] };
 	const __u32 *a = r->family == FAMILY_V4 ? v6 : addr;
 
+	if (v6_only && r->family == FAMILY_V4)
+		return false;
 	for (int i = 0; i < 4; i++)
 		if ((a[i] & mask[i]) != net[i])
 			return false;
@@ -91,8 +95,8 @@ static bool rec_match(const struct sock_rec *r)
 		return false;
 	if (f->uid >= 0 && r->uid != f->uid)
 		return false;
-	return addr_match(r, r->src, f->src, f->src_mask) &&
-	       addr_match(r, r->dst, f->dst, f->dst_mask);
+	return addr_match(r, r->src, f->src, f->src_mask, f->src_v6) &&
+	       addr_match(r, r->dst, f->dst, f->dst_mask, f->dst_v6);
 }
 
 static __u64 sock_inode(const struct sock *sk)
@@ -140,10 +144,19 @@ static __u32 max_u32(__u32 a, __u32 b)
 	return a > b ? a : b;
 }
 
-/* Ends a line of `len` characters with /proc's seq_pad() to `width`. */
-static void end_line(struct seq_file *seq, __u32 len, __u32 width)
+/*
+ * Ends a line of `len` characters with /proc's seq_pad() to `width`.  The
+ * length goes through memory so that the verifier does not track its
+ * exact value back through every digit count (a path explosion).
+ */
+static void end_line(struct seq_file *seq, struct session *s, __u32 len,
+		     __u32 width)
 {
-	__u32 pad = width > len ? width - len : 0;
+	__u32 pad;
+
+	s->line_len = len;
+	len = *(volatile __u32 *)&s->line_len;
+	pad = width > len ? width - len : 0;
 
 	if (pad > 0 && pad < sizeof(spaces))
 		bpf_seq_write(seq, spaces, pad);
@@ -160,10 +173,10 @@ static void text_header(struct seq_file *seq, struct session *s,
 	s->header_done = 1;
 	if (config.filter.families & (1 << FAMILY_V4)) {
 		bpf_seq_write(seq, v4, v4_len);
-		end_line(seq, v4_len, v4_width);
+		end_line(seq, s, v4_len, v4_width);
 	} else {
 		bpf_seq_write(seq, v6, v6_len);
-		end_line(seq, v6_len, 0);
+		end_line(seq, s, v6_len, 0);
 	}
 }
 

@@ -56,7 +56,8 @@ struct sock_rec {
 /*
  * The filter, evaluated in the BPF program.  Addresses are matched as
  * IPv6: an IPv4 address is ::ffff:a.b.c.d, so an IPv4 prefix also
- * matches IPv4-mapped addresses of IPv6 sockets.
+ * matches IPv4-mapped addresses of IPv6 sockets; a prefix written in IPv6
+ * (src_v6) matches IPv6 sockets only.
  */
 struct sockiter_filter {
 	__u32 states;		/* bit (1 << state); 0: any */
@@ -68,6 +69,8 @@ struct sockiter_filter {
 	__u32 src_mask[4];	/* all zero: any */
 	__u32 dst[4];
 	__u32 dst_mask[4];
+	__u8 src_v6;
+	__u8 dst_v6;
 };
 
 /* The knobs userspace sets before loading (const volatile). */

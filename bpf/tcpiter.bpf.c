@@ -153,8 +153,8 @@ static void read_request(struct sock_rec *r, struct request_sock *req)
 	r->retransmits = BPF_CORE_READ_BITFIELD_PROBED(req, num_timeout);
 }
 
-static void print_text(struct seq_file *seq, const struct sock_rec *r,
-		       const void *ptr)
+static void print_text(struct seq_file *seq, struct session *s,
+		       const struct sock_rec *r, const void *ptr)
 {
 	__u32 len = text_head(seq, r, ptr, 4);
 
@@ -165,7 +165,7 @@ static void print_text(struct seq_file *seq, const struct sock_rec *r,
 		       dec_len(r->quick_pingpong) + dec_len(r->cwnd) +
 		       sdec_len(r->ssthresh);
 	}
-	end_line(seq, len, r->family == FAMILY_V4 ? 149 : 0);
+	end_line(seq, s, len, r->family == FAMILY_V4 ? 149 : 0);
 }
 
 SEC("iter/tcp")
@@ -222,7 +222,7 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 	if (config.mode == MODE_COUNT)
 		count(&r);
 	else if (config.mode == MODE_TEXT)
-		print_text(seq, &r, skc);
+		print_text(seq, s, &r, skc);
 	else
 		emit_record(seq, &r, skc);
 	return 0;

@@ -73,7 +73,7 @@ int udp_iter(struct bpf_iter__udp *ctx)
 	struct seq_file *seq = ctx->meta->seq;
 	struct udp_sock *up = ctx->udp_sk;
 	struct sock_rec r = {};
-	struct session *s;
+	struct session *s = NULL;
 	__u32 len;
 
 	if (config.mode == MODE_TEXT) {
@@ -100,7 +100,7 @@ int udp_iter(struct bpf_iter__udp *ctx)
 	} else if (config.mode == MODE_TEXT) {
 		len = text_head(seq, &r, up, 5);
 		BPF_SEQ_PRINTF(seq, " %u", r.drops);
-		end_line(seq, len + 1 + dec_len(r.drops),
+		end_line(seq, s, len + 1 + dec_len(r.drops),
 			 r.family == FAMILY_V4 ? 127 : 0);
 	} else {
 		emit_record(seq, &r, up);
