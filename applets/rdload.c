@@ -439,9 +439,12 @@ static int out_reserve(struct load *ld, size_t need, unsigned char **out)
 /* n more bytes decompressed at out + fill. */
 static int out_commit(struct load *ld, size_t n)
 {
+	int ret;
+
 	ld->fill += n;
-	if (!ld->head_checked && ld->fill >= HEAD_SIZE)
-		return check_head(ld);
+	if (!ld->head_checked && ld->fill >= HEAD_SIZE &&
+	    (ret = check_head(ld)))
+		return ret;
 	if (ld->fill >= WRITE_SIZE)
 		return out_flush(ld);
 	return 0;
@@ -540,7 +543,8 @@ static int gzip_step(struct load *ld, void *state, const unsigned char **in,
 	*out_len -= zs->avail_out;
 	if (ret == Z_STREAM_END)
 		return 1;
-	if (ret == Z_OK)
+	/* Z_BUF_ERROR: no input left, and all output already given. */
+	if (ret == Z_OK || (ret == Z_BUF_ERROR && !zs->avail_in))
 		return 0;
 	return fail(ld, "RAMDISK: gzip data corrupt (%s)",
 		    zs->msg ? zs->msg : zError(ret));

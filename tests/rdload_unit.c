@@ -1,0 +1,693 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of rdload: identification as identify_ramdisk_image() does
+ * it, on superblocks built here; every decoder on images compressed here
+ * with the same libraries (lzop and lz4 legacy framing built by hand, to
+ * reach the flags the tools rarely write); truncation, corruption and a
+ * small target, checking that only the region reported written changed.
+ * Prints PASS:/FAIL: lines.
+ */
+#include "../applets/rdload.c"
+#include "rdload_mem.h"
+
+static int failures;
+
+static void check(bool ok, const char *name)
+{
+	printf("%s: rdload_unit: %s\n", ok ? "PASS" : "FAIL", name);
+	failures += !ok;
+}
+
+static void put_le32(unsigned char *p, uint32_t v)
+{
+	p[0] = v;
+	p[1] = v >> 8;
+	p[2] = v >> 16;
+	p[3] = v >> 24;
+}
+
+static void put_be32(unsigned char *p, uint32_t v)
+{
+	p[0] = v >> 24;
+	p[1] = v >> 16;
+	p[2] = v >> 8;
+	p[3] = v;
+}
+
+/* ---- Identification ---- */
+
+static const char *identify_name(const unsigned char *head, uint64_t *kib)
+{
+	static struct ident id;
+
+	if (!identify(head, &id))
+		return "none";
+	*kib = id.kib;
+	return id.format ? id.format->name : id.fs;
+}
+
+static void check_ident(const unsigned char *head, const char *name,
+			uint64_t kib, const char *test)
+{
+	uint64_t got = 0;
+
+	check(!strcmp(identify_name(head, &got), name) && got == kib, test);
+}
+
+static void test_identify(void)
+{
+	static const unsigned char magics[][2] = {
+		{ 0x1f, 0x8b }, { 0x1f, 0x9e }, { 0x42, 0x5a }, { 0x5d, 0x00 },
+		{ 0xfd, 0x37 }, { 0x89, 0x4c }, { 0x02, 0x21 }, { 0x28, 0xb5 } };
+	static const char *const names[] = {
+		"gzip", "gzip", "bzip2", "lzma", "xz", "lzo", "lz4", "zstd" };
+	unsigned char head[HEAD_SIZE];
+	uint32_t v;
+	size_t i;
+
+	for (i = 0; i < 8; i++) {
+		memset(head, 0, sizeof(head));
+		memcpy(head, magics[i], 2);
+		/* An ext2 superblock behind: the compressed magic wins. */
+		put_le32(head + BLOCK + 0x38, EXT2_MAGIC);
+		put_le32(head + BLOCK + 4, 100);
+		check_ident(head, names[i], 0, names[i]);
+	}
+
+	memset(head, 0, sizeof(head));
+	memcpy(head, "-rom1fs-", 8);
+	put_be32(head + 8, 1025);
+	check_ident(head, "romfs", 2, "romfs: big-endian size, rounded up");
+
+	memset(head, 0, sizeof(head));
+	v = CRAMFS_MAGIC;
+	memcpy(head, &v, 4);
+	v = 4096;
+	memcpy(head + 4, &v, 4);
+	check_ident(head, "cramfs", 4, "cramfs: host-endian magic and size");
+	memmove(head + 512, head, 512);
+	memset(head, 0, 512);
+	check_ident(head, "cramfs", 4, "cramfs padded by 512 bytes");
+
+	memset(head, 0, sizeof(head));
+	put_le32(head, SQUASHFS_MAGIC);
+	put_le32(head + 40, 1);
+	put_le32(head + 44, 1);
+	check_ident(head, "squashfs", ((1ULL << 32) + 1 + 1023) / 1024,
+		    "squashfs: 64-bit bytes_used");
+
+	/* romfs comes before squashfs, squashfs before padded cramfs. */
+	memcpy(head, "-rom1fs-", 8);
+	put_be32(head + 8, 2048);
+	check_ident(head, "romfs", 2, "romfs is checked before squashfs");
+	memset(head, 0, sizeof(head));
+	put_le32(head, SQUASHFS_MAGIC);
+	v = CRAMFS_MAGIC;
+	memcpy(head + 512, &v, 4);
+	check_ident(head, "squashfs", 0, "squashfs before padded cramfs");
+
+	memset(head, 0, sizeof(head));
+	head[BLOCK + 16] = MINIX_MAGIC2 & 0xff;
+	head[BLOCK + 17] = MINIX_MAGIC2 >> 8;
+	head[BLOCK + 2] = 100;		/* s_nzones */
+	head[BLOCK + 10] = 1;		/* s_log_zone_size */
+	check_ident(head, "Minix", 200, "minix: nzones << log_zone_size");
+	head[BLOCK + 16] = MINIX_MAGIC & 0xff;
+	head[BLOCK + 17] = MINIX_MAGIC >> 8;
+	check_ident(head, "Minix", 200, "minix: 14-character magic");
+
+	memset(head, 0, sizeof(head));
+	head[BLOCK + 0x38] = 0x53;
+	head[BLOCK + 0x39] = 0xef;
+	put_le32(head + BLOCK + 4, 1000);
+	put_le32(head + BLOCK + 0x18, 2);
+	check_ident(head, "ext2", 4000, "ext2/3/4: blocks << log_block_size");
+	put_le32(head + BLOCK + 0x18, 200);
+	check_ident(head, "ext2", UINT64_MAX,
+		    "ext2: absurd block size saturates, no overflow");
+
+	memset(head, 0xe5, sizeof(head));
+	check_ident(head, "none", 0, "nothing found in 0xe5 filler");
+}
+
+/* ---- Images: a fake ext2 image and its compressed forms ---- */
+
+#define IMAGE_KIB	3000	/* several writes, an odd size */
+
+static unsigned char *make_ext2(size_t *len)
+{
+	unsigned char *p = calloc(IMAGE_KIB, BLOCK);
+	uint32_t x = 12345;
+	size_t i;
+
+	if (!p)
+		abort();
+	/* Halves of noise and of zeros: some blocks compress, some not. */
+	for (i = 0; i < IMAGE_KIB * BLOCK / 2; i++) {
+		x = x * 1103515245 + 12345;
+		p[i] = x >> 16;
+	}
+	memset(p, 0, 2 * BLOCK);
+	put_le32(p + BLOCK + 0x38, EXT2_MAGIC);
+	put_le32(p + BLOCK + 4, IMAGE_KIB);
+	*len = IMAGE_KIB * BLOCK;
+	return p;
+}
+
+static unsigned char *gzip_image(const unsigned char *in, size_t len,
+				 size_t *out_len)
+{
+	z_stream zs = { 0 };
+	size_t size = compressBound(len) + 64;
+	unsigned char *out = malloc(size);
+
+	if (!out || deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8,
+				 Z_DEFAULT_STRATEGY) != Z_OK)
+		abort();
+	zs.next_in = (unsigned char *)in;
+	zs.avail_in = len;
+	zs.next_out = out;
+	zs.avail_out = size;
+	if (deflate(&zs, Z_FINISH) != Z_STREAM_END)
+		abort();
+	*out_len = zs.total_out;
+	deflateEnd(&zs);
+	return out;
+}
+
+static unsigned char *bzip2_image(const unsigned char *in, size_t len,
+				  size_t *out_len)
+{
+	unsigned int size = len + len / 100 + 600;
+	unsigned char *out = malloc(size);
+
+	if (!out || BZ2_bzBuffToBuffCompress((char *)out, &size, (char *)in,
+					     len, 9, 0, 0) != BZ_OK)
+		abort();
+	*out_len = size;
+	return out;
+}
+
+static unsigned char *lzma_image(const unsigned char *in, size_t len,
+				 size_t *out_len, bool xz)
+{
+	lzma_stream s = LZMA_STREAM_INIT;
+	size_t size = len + len / 2 + 4096;
+	unsigned char *out = malloc(size);
+	lzma_options_lzma opt;
+
+	if (!out || lzma_lzma_preset(&opt, 6))
+		abort();
+	if (xz ? lzma_easy_encoder(&s, 6, LZMA_CHECK_CRC32) :
+		 lzma_alone_encoder(&s, &opt))
+		abort();
+	s.next_in = in;
+	s.avail_in = len;
+	s.next_out = out;
+	s.avail_out = size;
+	if (lzma_code(&s, LZMA_FINISH) != LZMA_STREAM_END)
+		abort();
+	*out_len = s.total_out;
+	lzma_end(&s);
+	return out;
+}
+
+static unsigned char *xz_image(const unsigned char *in, size_t len,
+			       size_t *out_len)
+{
+	return lzma_image(in, len, out_len, true);
+}
+
+static unsigned char *lzma_alone_image(const unsigned char *in, size_t len,
+				       size_t *out_len)
+{
+	return lzma_image(in, len, out_len, false);
+}
+
+static unsigned char *zstd_image(const unsigned char *in, size_t len,
+				 size_t *out_len)
+{
+	size_t size = ZSTD_compressBound(len);
+	unsigned char *out = malloc(size);
+
+	if (!out)
+		abort();
+	*out_len = ZSTD_compress(out, size, in, len, 3);
+	if (ZSTD_isError(*out_len))
+		abort();
+	return out;
+}
+
+/* The legacy frame, blocks of block bytes, the magic repeated midway. */
+static unsigned char *lz4_frames(const unsigned char *in, size_t len,
+				 size_t *out_len, size_t block)
+{
+	size_t size = 8 + LZ4_compressBound(len) + 8 * (len / block + 2);
+	unsigned char *out = malloc(size), *p = out;
+	size_t i, n;
+	int c;
+
+	if (!out)
+		abort();
+	put_le32(p, LZ4_LEGACY_MAGIC);
+	p += 4;
+	for (i = 0; i < len; i += n) {
+		n = len - i < block ? len - i : block;
+		if (i && i / block == 1) {
+			put_le32(p, LZ4_LEGACY_MAGIC);
+			p += 4;
+		}
+		c = LZ4_compress_default((const char *)in + i, (char *)p + 4,
+					 n, LZ4_compressBound(n));
+		if (c <= 0)
+			abort();
+		put_le32(p, c);
+		p += 4 + c;
+	}
+	*out_len = p - out;
+	return out;
+}
+
+static unsigned char *lz4_image(const unsigned char *in, size_t len,
+				size_t *out_len)
+{
+	return lz4_frames(in, len, out_len, 1 << 20);
+}
+
+/* lzop: flags chosen by the test; blocks of 256 KiB as lzop writes. */
+static uint32_t lzop_flags = LZOP_ADLER32_D;
+
+static unsigned char *lzop_put_header(unsigned char *p, uint32_t flags)
+{
+	static const unsigned char magic[9] = {
+		0x89, 0x4c, 0x5a, 0x4f, 0x00, 0x0d, 0x0a, 0x1a, 0x0a };
+	unsigned char *start;
+
+	memcpy(p, magic, 9);
+	p += 9;
+	start = p;
+	/* version 1.030, lib 2.080, needed 0.940, method 1, level 5 */
+	memcpy(p, "\x10\x30\x20\x80\x09\x40\x01\x05", 8);
+	p += 8;
+	put_be32(p, flags);
+	put_be32(p + 4, 0100644);	/* mode */
+	put_be32(p + 8, 0);		/* mtime */
+	put_be32(p + 12, 0);
+	p[16] = 3;
+	memcpy(p + 17, "img", 3);
+	p += 20;
+	put_be32(p, lzop_checksum(flags & LZOP_HEADER_CRC32, start,
+				  p - start));
+	p += 4;
+	if (flags & LZOP_EXTRA_FIELD) {
+		put_be32(p, 5);
+		memcpy(p + 4, "extra", 5);
+		put_be32(p + 9, 0);
+		p += 13;
+	}
+	return p;
+}
+
+static unsigned char *lzop_put_sums(unsigned char *p, uint32_t flags,
+				    uint32_t adler, uint32_t crc,
+				    const unsigned char *data, size_t len)
+{
+	if (flags & adler) {
+		put_be32(p, lzop_checksum(false, data, len));
+		p += 4;
+	}
+	if (flags & crc) {
+		put_be32(p, lzop_checksum(true, data, len));
+		p += 4;
+	}
+	return p;
+}
+
+static unsigned char *lzop_image(const unsigned char *in, size_t len,
+				 size_t *out_len)
+{
+	static unsigned char work[LZO1X_1_MEM_COMPRESS];
+	size_t size = len + len / 16 + 64 * (len / (256 << 10) + 2) + 512;
+	unsigned char *out = malloc(size), *p, *c = malloc(300 << 10);
+	lzo_uint clen;
+	size_t i, n;
+
+	if (!out || !c || lzo_init() != LZO_E_OK)
+		abort();
+	p = lzop_put_header(out, lzop_flags);
+	for (i = 0; i < len; i += n) {
+		n = len - i < (256 << 10) ? len - i : 256 << 10;
+		if (lzo1x_1_compress(in + i, n, c, &clen, work) != LZO_E_OK)
+			abort();
+		if (clen >= n) {	/* stored, as lzop does */
+			clen = n;
+			memcpy(c, in + i, n);
+		}
+		put_be32(p, n);
+		put_be32(p + 4, clen);
+		p = lzop_put_sums(p + 8, lzop_flags, LZOP_ADLER32_D,
+				  LZOP_CRC32_D, in + i, n);
+		if (clen < n)
+			p = lzop_put_sums(p, lzop_flags, LZOP_ADLER32_C,
+					  LZOP_CRC32_C, c, clen);
+		memcpy(p, c, clen);
+		p += clen;
+	}
+	put_be32(p, 0);
+	*out_len = p + 4 - out;
+	free(c);
+	return out;
+}
+
+struct codec_case {
+	const char *name;
+	unsigned char *(*make)(const unsigned char *in, size_t len,
+			       size_t *out_len);
+};
+
+static const struct codec_case cases[] = {
+	{ "gzip", gzip_image },
+	{ "bzip2", bzip2_image },
+	{ "lzma", lzma_alone_image },
+	{ "xz", xz_image },
+	{ "lzo", lzop_image },
+	{ "lz4", lz4_image },
+	{ "zstd", zstd_image },
+};
+
+/* ---- Loading from memory ---- */
+
+#define CANARY 0xa5
+
+struct run {
+	int ret;
+	uint64_t written;
+	const char *error;
+	bool intact;		/* nothing changed past written */
+	bool prefix;		/* what was written is the image's start */
+	uint64_t image_kib;
+};
+
+/* Loads data into a target of capacity bytes (plus a canary area). */
+static struct run run_load(const unsigned char *data, size_t len,
+			   size_t chunk, uint64_t capacity,
+			   const unsigned char *want, size_t want_len)
+{
+	static struct load ld;
+	struct mem_image image = { data, len, 0, chunk };
+	struct mem_target target = { malloc(capacity + 4096) };
+	struct run r;
+	size_t i;
+
+	if (!target.data)
+		abort();
+	memset(target.data, CANARY, capacity + 4096);
+	mem_setup(&ld, &image, &target, capacity);
+	r.ret = mem_load(&ld);
+	r.written = ld.written;
+	r.error = ld.error;
+	r.image_kib = ld.image_kib;
+	r.intact = true;
+	for (i = ld.written; i < capacity + 4096; i++)
+		r.intact &= target.data[i] == CANARY;
+	r.prefix = ld.written <= want_len &&
+		   !memcmp(target.data, want, ld.written);
+	free(target.data);
+	return r;
+}
+
+static void check_run(struct run r, bool ok, const char *what,
+		      const char *name)
+{
+	char test[200];
+
+	snprintf(test, sizeof(test), "%s: %s", name, what);
+	if (!ok)
+		printf("    ret %d, %llu bytes written, error: %s\n", r.ret,
+		       (unsigned long long)r.written, r.error);
+	check(ok && r.intact && r.prefix, test);
+}
+
+static void test_codec(const struct codec_case *c, const unsigned char *img,
+		       size_t len)
+{
+	size_t zlen, cut;
+	unsigned char *z = c->make(img, len, &zlen);
+	struct run r;
+
+	r = run_load(z, zlen, 0, len, img, len);
+	check_run(r, r.ret == 0 && r.written == len, "loads byte for byte",
+		  c->name);
+	r = run_load(z, zlen, 7, len, img, len);
+	check_run(r, r.ret == 0 && r.written == len,
+		  "loads from 7-byte reads (volume seams anywhere)", c->name);
+	r = run_load(z, zlen, 0, len - BLOCK, img, len);
+	check_run(r, r.ret < 0 && r.written == 0 &&
+		  strstr(r.error, "image too big! (3000KiB/2999KiB)"),
+		  "refused before writing when the filesystem is too big",
+		  c->name);
+	for (cut = 1; cut < zlen; cut += zlen / 5 + 1) {
+		r = run_load(z, cut, 0, len, img, len);
+		check_run(r, r.ret < 0 && r.written < len,
+			  "truncated: an error, only the start written",
+			  c->name);
+	}
+	free(z);
+}
+
+/* A stream of zeros: a small input ends while output is still pending. */
+static void test_pending_output(void)
+{
+	size_t len = 20 << 20, zlen, i;
+	unsigned char *zeros = calloc(1, len), *z;
+	struct run r;
+
+	put_le32(zeros + BLOCK + 0x38, EXT2_MAGIC);
+	put_le32(zeros + BLOCK + 4, len / BLOCK);
+	for (i = 0; i < 3; i++) {
+		z = cases[i * 3].make(zeros, len, &zlen);
+		r = run_load(z, zlen, 1, len, zeros, len);
+		check_run(r, r.ret == 0 && r.written == len,
+			  "all output given out, read a byte at a time",
+			  cases[i * 3].name);
+		free(z);
+	}
+	free(zeros);
+}
+
+/* Unknown content: bounded by the target, whatever its size. */
+static void test_unknown_size(const unsigned char *img, size_t len)
+{
+	unsigned char *raw = malloc(len), *z;
+	size_t zlen;
+	struct run r;
+
+	memcpy(raw, img, len);
+	memset(raw + BLOCK, 0, BLOCK);	/* no superblock */
+	z = xz_image(raw, len, &zlen);
+	r = run_load(z, zlen, 0, len / 2, raw, len);
+	check_run(r, r.ret < 0 && r.written <= len / 2 &&
+		  strstr(r.error, "image too big! (more than"),
+		  "unknown size: stops at the end of the target", "xz");
+	r = run_load(z, zlen, 0, len, raw, len);
+	check_run(r, r.ret == 0 && r.written == len && !r.image_kib,
+		  "unknown size: loads when it fits", "xz");
+	free(z);
+	free(raw);
+}
+
+static void test_corrupt(const unsigned char *img, size_t len)
+{
+	static const struct codec_case *const checked[] = {
+		&cases[0], &cases[1], &cases[3], &cases[4] };
+	unsigned char *z;
+	size_t zlen, i;
+	struct run r;
+
+	for (i = 0; i < 4; i++) {
+		z = checked[i]->make(img, len, &zlen);
+		z[zlen / 2] ^= 0x10;
+		r = run_load(z, zlen, 0, len, img, len);
+		/* Checksums end blocks: bad data may be written first. */
+		r.prefix = true;
+		check_run(r, r.ret < 0, "a flipped bit is an error",
+			  checked[i]->name);
+		free(z);
+	}
+}
+
+static void test_lzop_flags(const unsigned char *img, size_t len)
+{
+	static const uint32_t flag_sets[] = {
+		0,
+		LZOP_ADLER32_D | LZOP_ADLER32_C,
+		LZOP_CRC32_D | LZOP_CRC32_C | LZOP_HEADER_CRC32,
+		LZOP_ADLER32_D | LZOP_CRC32_D | LZOP_ADLER32_C | LZOP_CRC32_C |
+		LZOP_EXTRA_FIELD,
+	};
+	unsigned char *z;
+	size_t zlen, i;
+	struct run r;
+
+	for (i = 0; i < 4; i++) {
+		lzop_flags = flag_sets[i];
+		z = lzop_image(img, len, &zlen);
+		r = run_load(z, zlen, 0, len, img, len);
+		check_run(r, r.ret == 0 && r.written == len,
+			  "checksum and header flags", "lzo");
+		free(z);
+	}
+	lzop_flags = LZOP_CRC32_D | LZOP_CRC32_C;
+	z = lzop_image(img, len, &zlen);
+	z[zlen - 100] ^= 1;	/* in the last block: zeros, compressed */
+	r = run_load(z, zlen, 0, len, img, len);
+	check_run(r, r.ret < 0 && strstr(r.error, "crc32"),
+		  "a bad crc32 of compressed data is found", "lzo");
+	z[zlen - 100] ^= 1;
+	z[1000] ^= 1;		/* in the first block: noise, stored */
+	r = run_load(z, zlen, 0, len, img, len);
+	check_run(r, r.ret < 0 && r.written == 0 && strstr(r.error, "crc32"),
+		  "a bad crc32 of stored data is found, nothing written",
+		  "lzo");
+	z[1000] ^= 1;
+	z[20] ^= 1;		/* in the header */
+	r = run_load(z, zlen, 0, len, img, len);
+	check_run(r, r.ret < 0 && r.written == 0 &&
+		  strstr(r.error, "header checksum"),
+		  "a bad header checksum is found", "lzo");
+	z[20] ^= 1;
+	put_be32(z + 17, get_be32(z + 17) | LZOP_FILTER);
+	r = run_load(z, zlen, 0, len, img, len);
+	check_run(r, r.ret < 0 && strstr(r.error, "filter"),
+		  "filters are refused", "lzo");
+	free(z);
+	lzop_flags = LZOP_ADLER32_D;
+}
+
+static void test_lz4_frames(const unsigned char *img, size_t len)
+{
+	size_t zlen;
+	unsigned char *z = lz4_frames(img, len, &zlen, 4 << 20);
+	unsigned char *big = malloc(zlen + 8);
+	struct run r;
+
+	memcpy(big, z, zlen);
+	put_le32(big + zlen, 0);	/* padding after the stream */
+	r = run_load(big, zlen + 8, 0, len, img, len);
+	check_run(r, r.ret == 0 && r.written == len,
+		  "zero padding after the frame ends it", "lz4");
+	put_le32(big + zlen, IN_SIZE + 1);
+	r = run_load(big, zlen + 4, 0, len, img, len);
+	check_run(r, r.ret < 0 && strstr(r.error, "block of"),
+		  "an oversized block is refused", "lz4");
+	put_le32(big, 0x18002102);	/* 02 21, not the legacy magic */
+	r = run_load(big, zlen, 0, len, img, len);
+	check_run(r, r.ret < 0 && strstr(r.error, "legacy frame"),
+		  "found by 02 21, refused without the whole magic", "lz4");
+	put_le32(big, 0x184d2204);	/* the modern frame */
+	r = run_load(big, zlen, 0, len, img, len);
+	check_run(r, r.ret == -2, "the modern frame is not found, as in the "
+		  "kernel", "lz4");
+	free(big);
+	free(z);
+}
+
+static void test_plain(const unsigned char *img, size_t len)
+{
+	struct run r;
+
+	r = run_load(img, len, 4096, len, img, len);
+	check_run(r, r.ret == 0 && r.written == len, "loads the kernel's size",
+		  "plain ext2");
+	r = run_load(img, len, 0, len - 1, img, len);
+	check_run(r, r.ret < 0 && r.written == 0 &&
+		  strstr(r.error, "image too big! (3000KiB/2999KiB)"),
+		  "too big: the kernel's words, nothing written",
+		  "plain ext2");
+	r = run_load(img, len - 5000, 0, len, img, len);
+	check_run(r, r.ret < 0 && strstr(r.error, "truncated"),
+		  "truncated: an error", "plain ext2");
+}
+
+static void test_old_gzip(void)
+{
+	unsigned char head[HEAD_SIZE] = { 0x1f, 0x9e, 8 };
+	struct run r = run_load(head, sizeof(head), 0, 1 << 20, head, 0);
+
+	check_run(r, r.ret < 0 && r.written == 0 &&
+		  strstr(r.error, "old gzip"),
+		  "1f 9e is found but not decompressed, as in the kernel",
+		  "gzip");
+}
+
+static void test_identify_only(const unsigned char *img, size_t len)
+{
+	static struct load ld;
+	size_t zlen;
+	unsigned char *z = bzip2_image(img, len, &zlen);
+	struct mem_image image = { z, zlen, 0, 0 };
+	struct mem_target target = { NULL };
+
+	mem_setup(&ld, &image, &target, 0);
+	ld.head_only = true;
+	check(mem_load(&ld) == STOP && ld.image_kib == IMAGE_KIB &&
+	      !ld.written, "-i: the filesystem in the bzip2 head, no writes");
+	free(z);
+}
+
+static void test_names(void)
+{
+	static const char *const parts[] = {
+		"/dev", "/dev/block", "/dev/block/252:0",
+		"/dev/block/252:0/disksize" };
+	char path[PATH_MAX], dir[] = "/tmp/rdload-unit.XXXXXX";
+	unsigned int minor = 99;
+	int i;
+
+	check(ram_minor("/dev/ram7", &minor) && minor == 7 &&
+	      !ram_minor("/dev/ramdisk", &minor) &&
+	      !ram_minor("/dev/ram", &minor) &&
+	      !ram_minor("/dev/loop0", &minor) &&
+	      !ram_minor("/dev/ram1x", &minor),
+	      "/dev/ramN and only it is made as b 1 N");
+
+	if (!mkdtemp(dir))
+		abort();
+	sysfs_root = dir;
+	check(!zram_disksize_path(makedev(252, 0), path, sizeof(path)),
+	      "a device without disksize is not zram");
+	for (i = 0; i < 4; i++) {
+		snprintf(path, sizeof(path), "%s%s", dir, parts[i]);
+		if (i < 3 ? mkdir(path, 0755) : close(creat(path, 0644)))
+			abort();
+	}
+	check(zram_disksize_path(makedev(252, 0), path, sizeof(path)) &&
+	      strstr(path, "/dev/block/252:0/disksize"),
+	      "zram: /sys/dev/block/MAJ:MIN/disksize");
+	for (i = 3; i >= 0; i--) {
+		snprintf(path, sizeof(path), "%s%s", dir, parts[i]);
+		remove(path);
+	}
+	remove(dir);
+}
+
+int main(void)
+{
+	size_t len, i;
+	unsigned char *img = make_ext2(&len);
+
+	test_identify();
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		test_codec(&cases[i], img, len);
+	test_pending_output();
+	test_unknown_size(img, len);
+	test_corrupt(img, len);
+	test_lzop_flags(img, len);
+	test_lz4_frames(img, len);
+	test_plain(img, len);
+	test_old_gzip();
+	test_identify_only(img, len);
+	test_names();
+	free(img);
+	return failures ? 1 : 0;
+}
