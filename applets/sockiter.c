@@ -157,9 +157,19 @@ static void set_output(struct sockiter *it, enum sockiter_output out)
 	it->output = out;
 }
 
+/* Returns whether the prefix was written in IPv6. */
+static bool prefix_option(const char *opt, const char *arg, __u32 net[4],
+			  __u32 mask[4])
+{
+	int family = parse_prefix(arg, net, mask);
+
+	if (family < 0)
+		die_usage("%s takes ADDR[/LEN], got '%s'", opt, arg);
+	return family == 6;
+}
+
 static void parse_filter(struct sockiter_filter *f, int opt, const char *arg)
 {
-	int family;
 	long uid;
 
 	switch (opt) {
@@ -175,16 +185,10 @@ static void parse_filter(struct sockiter_filter *f, int opt, const char *arg)
 		f->dport = parse_port("--dport", arg);
 		break;
 	case 'a':
-		family = parse_prefix(arg, f->src, f->src_mask);
-		if (family < 0)
-			die_usage("--src takes ADDR[/LEN], got '%s'", arg);
-		f->src_v6 = family == 6;
+		f->src_v6 = prefix_option("--src", arg, f->src, f->src_mask);
 		break;
 	case 'b':
-		family = parse_prefix(arg, f->dst, f->dst_mask);
-		if (family < 0)
-			die_usage("--dst takes ADDR[/LEN], got '%s'", arg);
-		f->dst_v6 = family == 6;
+		f->dst_v6 = prefix_option("--dst", arg, f->dst, f->dst_mask);
 		break;
 	case 'u':
 		if (strspn(arg, "0123456789") != strlen(arg) ||

@@ -17,6 +17,22 @@ struct bpf_object;
 struct bpf_program;
 struct bpf_map;
 
+/* The parts of tcpiter's and udpiter's usage that are the same. */
+#define SOCKITER_USAGE_FILTERS \
+"  --sport PORT    local port           --dport PORT   remote port\n" \
+"  --src ADDR[/LEN] local address or prefix, IPv4 or IPv6\n" \
+"  --dst ADDR[/LEN] remote address or prefix.  An IPv4 prefix also matches\n" \
+"                  IPv4-mapped addresses (::ffff:a.b.c.d) of IPv6 sockets;\n" \
+"                  an IPv6 one matches IPv6 sockets only\n" \
+"  --uid UID       owner\n" \
+"  The sl column keeps /proc's numbers when rows are filtered out.\n" \
+"\n" \
+"Network namespaces:\n" \
+"  -N NETNS        walk NETNS: a name in /run/netns, a path, or a PID\n" \
+"  --all-netns     walk every network namespace (/proc/*/ns/net and\n" \
+"                  /run/netns/*), each section after a line\n" \
+"                  \"# netns net:[INODE] LABEL\" (-j: a \"netns\" field)\n"
+
 /* What differs between TCP and UDP. */
 struct sockiter_proto {
 	const char *name;		/* "tcp": /proc/net/tcp, "TCP" in errors */
