@@ -4,12 +4,11 @@
 # The including suite sets P=tcp or P=udp first.
 . "$TESTS/lib.sh"
 
-APPLET=${P}iter
 SOCKZOO=$O/sockzoo
-NSNAME=kit-$APPLET-$$
+SOCKCOMPARE=$TESTS/sockcompare
 W=$(mktemp -d)
-ZOO=
-HOLDERS=
+. "$TESTS/sockcheck.sh"
+NSNAME=kit-$APPLET-$$
 
 socktest_cleanup() {
 	local pid
@@ -30,106 +29,10 @@ build_sockzoo() {
 	mkdir -p "$O" && cc -static -O2 -Wall -o "$SOCKZOO" "$TESTS/sockzoo.c"
 }
 
-# hold CMD...: CMD starts a sockzoo holder (see tests/sockzoo.c) and
-# prints its pid; HELD is that pid, killed at the end.
-hold() {
-	HELD=$("$@") || return 1
-	HOLDERS="$HOLDERS $HELD"
-}
-
 # The zoo in a new network namespace, also known by the name $NSNAME.
 start_zoo() {
 	hold unshare -n "$SOCKZOO" zoo && ZOO=$HELD &&
 		ip netns attach "$NSNAME" "$ZOO"
-}
-
-in_zoo() {
-	nsenter -t "$ZOO" -n "$@"
-}
-
-# The /proc tables that the applet's arguments select.
-proc_tables() {
-	case " $* " in
-	*" -4 "*)	echo /proc/net/$P ;;
-	*" -6 "*)	echo /proc/net/${P}6 ;;
-	*)		echo /proc/net/$P /proc/net/${P}6 ;;
-	esac
-}
-
-# The arguments sockcompare takes for the applet's: the output format,
-# then all but -4 and -6 (the tables given choose the family).
-compare_args() {
-	local a format=proc
-
-	for a in "$@"; do
-		case $a in
-		-t) format=table ;;
-		-j) format=json ;;
-		-c) format=count ;;
-		esac
-	done
-	echo -f
-	echo $format
-	for a in "$@"; do
-		case $a in
-		-4|-6|-t|-j|-c) ;;
-		*) printf '%s\n' "$a" ;;
-		esac
-	done
-}
-
-# compare NAME "ARGS" CMD...: runs CMD, which prints the applet's output for
-# ARGS (word-split), between two reads of the zoo's /proc tables, and checks
-# it with sockcompare.  CMD must exit 0 with stderr empty, and the filter
-# must select at least one socket, unless EMPTY=1.  Retries when the zoo
-# itself moved meanwhile (a TIME_WAIT or SYN_SENT socket timing out).
-compare() {
-	local name=$1 args=$2 try status rc
-	local -a cmp
-	shift 2
-
-	mapfile -t cmp < <(compare_args $args)
-	for try in 1 2 3; do
-		in_zoo cat $(proc_tables $args) >"$W/before"
-		"$@" >"$W/kit" 2>"$W/err"
-		status=$?
-		in_zoo cat $(proc_tables $args) >"$W/after"
-		"$TESTS/sockcompare" -p $P "${cmp[@]}" "$W/before" "$W/kit" \
-			"$W/after" >"$W/diff"
-		rc=$?
-		[ $rc -ne 3 ] && break
-	done
-	if [ $status -ne 0 ] || [ -s "$W/err" ]; then
-		fail "$name" "command: $*" "exit status $status" \
-			"stderr: $(cat "$W/err")"
-	elif [ $rc -ne 0 ]; then
-		fail "$name" "command: $*" "$(cat "$W/diff")"
-	elif [ "$(cat "$W/diff")" = "equal: 0 sockets" ] &&
-	     [ "${EMPTY:-0}" != 1 ]; then
-		fail "$name" "command: $*" "no socket passes: the check proves nothing"
-	else
-		pass "$name"
-	fi
-}
-
-# check ARGS...: the applet run in the zoo with ARGS, against /proc.
-check() {
-	compare "$APPLET $*" "$*" in_zoo "$KIT" "$APPLET" "$@"
-}
-
-# Every output form, with and without its header.
-check_outputs() {
-	local form
-
-	for form in "" -t -j -c; do
-		check $form
-		[ "$form" != -j ] && check $form -H
-	done
-	check -4
-	check -6
-	check -4 -t
-	check -6 -j
-	check -6 -c
 }
 
 # -N by name, by path and by PID, from this netns; --all-netns sections.
@@ -189,52 +92,11 @@ check_all_netns() {
 			"want $own and $zoo once each:" \
 			"$(grep '^# netns ' "$W/all")"
 	elif ! grep -v '^# netns ' "$W/all" >"$W/rows" ||
-	     ! "$TESTS/sockcompare" -p $P --lines "$W/rows" >"$W/diff"; then
+	     ! "$SOCKCOMPARE" -p $P --lines "$W/rows" >"$W/diff"; then
 		fail "$APPLET --all-netns: every netns once" "$(cat "$W/diff")"
 	else
 		pass "$APPLET --all-netns: every netns once"
 	fi
-}
-
-# pin -4/-6 on a private bpffs; each cat is a fresh /proc table of the
-# reader's netns; rm removes it.
-check_pin() {
-	local fs=$W/bpffs
-
-	if ! mkdir "$fs" || ! mount -t bpf bpf "$fs"; then
-		fail "$APPLET pin: mount a bpffs"
-		return
-	fi
-	expect "$APPLET pin -4 PATH" 0 "" in_zoo "$KIT" "$APPLET" pin -4 "$fs/v4"
-	compare "cat PATH (pin -4)" "-4" in_zoo cat "$fs/v4"
-	hold in_zoo "$SOCKZOO" $P 3 6000
-	compare "cat PATH again: a fresh table" "-4" in_zoo cat "$fs/v4"
-	if grep -q ':1770 ' "$W/kit"; then
-		pass "cat PATH again: new sockets in it"
-	else
-		fail "cat PATH again: new sockets in it" "no port 6000 in:" \
-			"$(cat "$W/kit")"
-	fi
-	expect "$APPLET pin -6 PATH" 0 "" in_zoo "$KIT" "$APPLET" pin -6 "$fs/v6"
-	compare "cat PATH (pin -6)" "-6" in_zoo cat "$fs/v6"
-	expect "$APPLET pin -4 -s established --dport 6000 PATH" 0 "" \
-		in_zoo "$KIT" "$APPLET" pin -4 -s established --dport 6000 \
-		"$fs/filtered"
-	compare "cat PATH (pin -4 -s established --dport 6000)" \
-		"-4 -s established --dport 6000" in_zoo cat "$fs/filtered"
-	expect_err "$APPLET pin: PATH exists" 1 "^$APPLET: .*exists" \
-		"$KIT" "$APPLET" pin -4 "$fs/v4"
-	expect_err "$APPLET pin: PATH not on bpffs" 1 "^$APPLET: .*bpffs" \
-		"$KIT" "$APPLET" pin -4 "$W/v4"
-	expect_err "$APPLET pin: no table chosen" 2 "^$APPLET: " \
-		"$KIT" "$APPLET" pin "$fs/both"
-	if rm "$fs/v4" "$fs/v6" "$fs/filtered" &&
-	   ! ls "$fs/v4" "$fs/v6" "$fs/filtered" 2>/dev/null; then
-		pass "rm PATH removes the pinned iterator"
-	else
-		fail "rm PATH removes the pinned iterator"
-	fi
-	umount "$fs"
 }
 
 # Refusals: usage errors exit 2, runtime errors 1, one line naming the
@@ -268,37 +130,6 @@ check_errors() {
 	expect_err "$a: kernel without BTF" 1 "^$a: .*BTF" \
 		unshare -m sh -c 'mount -t tmpfs none /sys/kernel/btf &&
 			exec "$0" "$1"' "$KIT" $a
-}
-
-# Sockets opening and closing while the applet walks them: every run
-# exits 0 and every line parses (proc and JSON Lines output).
-check_churn() {
-	local churn runs=0 why=
-
-	in_zoo "$SOCKZOO" churn 6 &
-	churn=$!
-	while [ -z "$why" ] && kill -0 $churn 2>/dev/null; do
-		runs=$((runs + 1))
-		if ! in_zoo "$KIT" "$APPLET" >"$W/kit" 2>"$W/err" ||
-		   [ -s "$W/err" ]; then
-			why="run $runs failed: $(cat "$W/err")"
-		elif [ "$(grep -c '^ *sl ' "$W/kit")" != 2 ] ||
-		     ! "$TESTS/sockcompare" -p $P --lines "$W/kit" >"$W/diff"; then
-			why="run $runs: $(cat "$W/diff")"
-		elif ! in_zoo "$KIT" "$APPLET" -j >"$W/kit" 2>"$W/err" ||
-		     [ -s "$W/err" ] || grep -qv '^{".*}$' "$W/kit"; then
-			why="run $runs (-j): $(cat "$W/err") $(grep -v \
-				'^{".*}$' "$W/kit" | head -3)"
-		fi
-	done
-	wait $churn
-	if [ -n "$why" ]; then
-		fail "$APPLET under churn" "$why"
-	elif [ $runs -lt 10 ]; then
-		fail "$APPLET under churn" "only $runs runs"
-	else
-		pass "$APPLET under churn ($runs runs)"
-	fi
 }
 
 # Preconditions every check needs; a missing one fails the whole suite.

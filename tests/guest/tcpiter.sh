@@ -1,0 +1,6 @@
+# tcpiter on this kernel: the socket zoo against /proc/net/tcp and tcp6
+# (tests/sockcheck.sh; tcpiter.host put its tools in /data/sock).
+. /tests/lib.sh
+P=tcp
+. /data/sock/sockcheck.sh
+guest_main

@@ -1,0 +1,6 @@
+# udpiter on this kernel: the socket zoo against /proc/net/udp and udp6
+# (tests/sockcheck.sh; udpiter.host put its tools in /data/sock).
+. /tests/lib.sh
+P=udp
+. /data/sock/sockcheck.sh
+guest_main

@@ -1,0 +1,194 @@
+# The checks of tcpiter and udpiter against /proc/net that the host suites
+# (tests/socktest.sh) and the VM guests (guest_main) share: POSIX sh, so
+# busybox runs it.  The includer sets P (tcp or udp), KIT, W (a scratch
+# directory), SOCKZOO and SOCKCOMPARE (paths of tests/sockzoo and
+# tests/sockcompare), and ZOO once `sockzoo zoo` holds the zoo.
+APPLET=${P}iter
+HOLDERS=
+
+# hold CMD...: CMD starts a sockzoo holder (see tests/sockzoo.c) and
+# prints its pid; HELD is that pid, killed at the end.
+hold() {
+	HELD=$("$@") || return 1
+	HOLDERS="$HOLDERS $HELD"
+}
+
+in_zoo() {
+	nsenter -t "$ZOO" -n "$@"
+}
+
+# The /proc tables that the applet's arguments select.
+proc_tables() {
+	case " $* " in
+	*" -4 "*)	echo /proc/net/$P ;;
+	*" -6 "*)	echo /proc/net/${P}6 ;;
+	*)		echo /proc/net/$P /proc/net/${P}6 ;;
+	esac
+}
+
+# The arguments sockcompare takes for the applet's: the output format,
+# then all but -4 and -6 (the tables given choose the family).
+compare_args() {
+	local a format=proc rest=
+
+	for a in "$@"; do
+		case $a in
+		-t) format=table ;;
+		-j) format=json ;;
+		-c) format=count ;;
+		-4|-6) ;;
+		*) rest="$rest $a" ;;
+		esac
+	done
+	echo "-f $format$rest"
+}
+
+# compare NAME "ARGS" CMD...: runs CMD, which prints the applet's output for
+# ARGS (word-split), between two reads of the zoo's /proc tables, and checks
+# it with sockcompare.  CMD must exit 0 with stderr empty, and the filter
+# must select at least one socket, unless EMPTY=1.  Retries when the zoo
+# itself moved meanwhile (a TIME_WAIT or SYN_SENT socket timing out).
+compare() {
+	local name=$1 args=$2 try status rc cmp
+	shift 2
+
+	cmp=$(compare_args $args)
+	for try in 1 2 3; do
+		in_zoo cat $(proc_tables $args) >"$W/before"
+		"$@" >"$W/kit" 2>"$W/err"
+		status=$?
+		in_zoo cat $(proc_tables $args) >"$W/after"
+		"$SOCKCOMPARE" -p $P $cmp "$W/before" "$W/kit" "$W/after" \
+			>"$W/diff"
+		rc=$?
+		[ $rc -ne 3 ] && break
+	done
+	if [ $status -ne 0 ] || [ -s "$W/err" ]; then
+		fail "$name" "command: $*" "exit status $status" \
+			"stderr: $(cat "$W/err")"
+	elif [ $rc -ne 0 ]; then
+		fail "$name" "command: $*" "$(cat "$W/diff")"
+	elif [ "$(cat "$W/diff")" = "equal: 0 sockets" ] &&
+	     [ "${EMPTY:-0}" != 1 ]; then
+		fail "$name" "command: $*" "no socket passes: the check proves nothing"
+	else
+		pass "$name"
+	fi
+}
+
+# check ARGS...: the applet run in the zoo with ARGS, against /proc.
+check() {
+	compare "$APPLET $*" "$*" in_zoo "$KIT" "$APPLET" "$@"
+}
+
+# Every output form, with and without its header.
+check_outputs() {
+	local form
+
+	for form in "" -t -j -c; do
+		check $form
+		[ "$form" != -j ] && check $form -H
+	done
+	check -4
+	check -6
+	check -4 -t
+	check -6 -j
+	check -6 -c
+}
+
+# pin -4/-6 on a private bpffs; each cat is a fresh /proc table of the
+# reader's netns; rm removes it.
+check_pin() {
+	local fs=$W/bpffs
+
+	if ! mkdir -p "$fs" || ! mount -t bpf bpf "$fs"; then
+		fail "$APPLET pin: mount a bpffs"
+		return
+	fi
+	expect "$APPLET pin -4 PATH" 0 "" in_zoo "$KIT" "$APPLET" pin -4 "$fs/v4"
+	compare "cat PATH (pin -4)" "-4" in_zoo cat "$fs/v4"
+	hold in_zoo "$SOCKZOO" $P 3 6000
+	compare "cat PATH again: a fresh table" "-4" in_zoo cat "$fs/v4"
+	if grep -q ':1770 ' "$W/kit"; then
+		pass "cat PATH again: new sockets in it"
+	else
+		fail "cat PATH again: new sockets in it" "no port 6000 in:" \
+			"$(cat "$W/kit")"
+	fi
+	expect "$APPLET pin -6 PATH" 0 "" in_zoo "$KIT" "$APPLET" pin -6 "$fs/v6"
+	compare "cat PATH (pin -6)" "-6" in_zoo cat "$fs/v6"
+	expect "$APPLET pin -4 -s established --dport 6000 PATH" 0 "" \
+		in_zoo "$KIT" "$APPLET" pin -4 -s established --dport 6000 \
+		"$fs/filtered"
+	compare "cat PATH (pin -4 -s established --dport 6000)" \
+		"-4 -s established --dport 6000" in_zoo cat "$fs/filtered"
+	expect_err "$APPLET pin: PATH exists" 1 "^$APPLET: .*exists" \
+		"$KIT" "$APPLET" pin -4 "$fs/v4"
+	expect_err "$APPLET pin: PATH not on bpffs" 1 "^$APPLET: .*bpffs" \
+		"$KIT" "$APPLET" pin -4 "$W/v4"
+	expect_err "$APPLET pin: no table chosen" 2 "^$APPLET: " \
+		"$KIT" "$APPLET" pin "$fs/both"
+	if rm "$fs/v4" "$fs/v6" "$fs/filtered" 2>/dev/null &&
+	   ! ls "$fs/v4" "$fs/v6" "$fs/filtered" 2>/dev/null; then
+		pass "rm PATH removes the pinned iterator"
+	else
+		fail "rm PATH removes the pinned iterator"
+	fi
+	umount "$fs"
+}
+
+# Sockets opening and closing while the applet walks them: every run
+# exits 0 and every line parses (proc and JSON Lines output).
+check_churn() {
+	local churn runs=0 why=
+
+	in_zoo "$SOCKZOO" churn 6 &
+	churn=$!
+	while [ -z "$why" ] && kill -0 $churn 2>/dev/null; do
+		runs=$((runs + 1))
+		if ! in_zoo "$KIT" "$APPLET" >"$W/kit" 2>"$W/err" ||
+		   [ -s "$W/err" ]; then
+			why="run $runs failed: $(cat "$W/err")"
+		elif [ "$(grep -c '^ *sl ' "$W/kit")" != 2 ] ||
+		     ! "$SOCKCOMPARE" -p $P --lines "$W/kit" >"$W/diff"; then
+			why="run $runs: $(cat "$W/diff")"
+		elif ! in_zoo "$KIT" "$APPLET" -j >"$W/kit" 2>"$W/err" ||
+		     [ -s "$W/err" ] || grep -qv '^{".*}$' "$W/kit"; then
+			why="run $runs (-j): $(cat "$W/err") $(grep -v \
+				'^{".*}$' "$W/kit" | head -3)"
+		fi
+	done
+	wait $churn
+	if [ -n "$why" ]; then
+		fail "$APPLET under churn" "$why"
+	elif [ $runs -lt 10 ]; then
+		fail "$APPLET under churn" "only $runs runs"
+	else
+		pass "$APPLET under churn ($runs runs)"
+	fi
+}
+
+# A VM guest's checks (tests/guest/tcpiter.sh, udpiter.sh): the zoo in a
+# fresh netns, every output form, -N PID, pin and churn, on the booted
+# kernel; tests/guest/tcpiter.host put sockzoo and sockcompare in /data.
+guest_main() {
+	local pid
+
+	W=$(mktemp -d)
+	SOCKZOO=/data/sock/sockzoo
+	SOCKCOMPARE=/data/sock/sockcompare
+	if hold unshare -n "$SOCKZOO" zoo; then
+		ZOO=$HELD
+		check_outputs
+		check -s established --src 127.0.0.1
+		compare "$APPLET -N PID" "" "$KIT" "$APPLET" -N "$ZOO"
+		check_pin
+		check_churn
+	else
+		fail "$APPLET: socket zoo starts"
+	fi
+	for pid in $HOLDERS; do
+		kill "$pid"
+	done
+	rm -rf "$W"
+}
