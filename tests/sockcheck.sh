@@ -96,6 +96,24 @@ check_outputs() {
 	check -6 -c
 }
 
+# The table a pinned iterator at PATH prints to the zoo.  UDP rows sorted
+# by slot: from 6.5 the kernel walks another hash and a pinned iterator
+# cannot sort (pin_order checks the order apart).
+pinned() {
+	if [ $P = tcp ]; then
+		in_zoo cat "$1"
+	else
+		in_zoo cat "$1" | { IFS= read -r h; echo "$h"; sort -n -k1,1; }
+	fi
+}
+
+# compare_pin NAME "ARGS" PATH: the pinned table against /proc, and for
+# UDP also in /proc's order.
+compare_pin() {
+	compare "$1" "$2" pinned "$3"
+	[ $P = udp ] && compare "$1: rows in /proc's order" "$2" in_zoo cat "$3"
+}
+
 # pin -4/-6 on a private bpffs; each cat is a fresh /proc table of the
 # reader's netns; rm removes it.
 check_pin() {
@@ -106,9 +124,9 @@ check_pin() {
 		return
 	fi
 	expect "$APPLET pin -4 PATH" 0 "" in_zoo "$KIT" "$APPLET" pin -4 "$fs/v4"
-	compare "cat PATH (pin -4)" "-4" in_zoo cat "$fs/v4"
+	compare_pin "cat PATH (pin -4)" "-4" "$fs/v4"
 	hold in_zoo "$SOCKZOO" $P 3 6000
-	compare "cat PATH again: a fresh table" "-4" in_zoo cat "$fs/v4"
+	compare "cat PATH again: a fresh table" "-4" pinned "$fs/v4"
 	if grep -q ':1770 ' "$W/kit"; then
 		pass "cat PATH again: new sockets in it"
 	else
@@ -116,12 +134,12 @@ check_pin() {
 			"$(cat "$W/kit")"
 	fi
 	expect "$APPLET pin -6 PATH" 0 "" in_zoo "$KIT" "$APPLET" pin -6 "$fs/v6"
-	compare "cat PATH (pin -6)" "-6" in_zoo cat "$fs/v6"
-	expect "$APPLET pin -4 -s established --dport 6000 PATH" 0 "" \
-		in_zoo "$KIT" "$APPLET" pin -4 -s established --dport 6000 \
+	compare_pin "cat PATH (pin -6)" "-6" "$fs/v6"
+	expect "$APPLET pin -4 --sport 6000 --src 127.0.0.0/8 PATH" 0 "" \
+		in_zoo "$KIT" "$APPLET" pin -4 --sport 6000 --src 127.0.0.0/8 \
 		"$fs/filtered"
-	compare "cat PATH (pin -4 -s established --dport 6000)" \
-		"-4 -s established --dport 6000" in_zoo cat "$fs/filtered"
+	compare_pin "cat PATH (pin -4 --sport 6000 --src 127.0.0.0/8)" \
+		"-4 --sport 6000 --src 127.0.0.0/8" "$fs/filtered"
 	expect_err "$APPLET pin: PATH exists" 1 "^$APPLET: .*exists" \
 		"$KIT" "$APPLET" pin -4 "$fs/v4"
 	expect_err "$APPLET pin: PATH not on bpffs" 1 "^$APPLET: .*bpffs" \
