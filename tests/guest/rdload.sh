@@ -1,0 +1,143 @@
+# modules: brd romfs minix squashfs ext4 crc32c_generic
+# rdload into brd (/dev/ramN) on each kernel the VM rig boots: every image
+# tests/guest/rdload.host made (tests/rdimages, 1 MiB filesystems) loaded,
+# compared byte for byte and mounted (Debian builds no cramfs: that one is
+# compared only); the default target /dev/ram0, created when missing; a
+# brd too small; a mounted one.  Each target holds a known pattern first:
+# only what rdload wrote may change.  crc32c_generic: ext4 (which mounts
+# ext2 too) wants the crc32c hash, and no module depends on it.
+. /tests/lib.sh
+
+t0=$(date +%s)
+D=/data/rdload
+T=/tmp/rdload
+mnt=$T/mnt
+mkdir -p "$mnt"
+head -c $((2048 * 1024)) /dev/urandom >"$T/pattern"
+echo "rdload: brd as loaded: rd_nr=$(cat /sys/module/brd/parameters/rd_nr)" \
+	"rd_size=$(cat /sys/module/brd/parameters/rd_size)KiB"
+
+# brd NR KIB: brd again, with NR devices of KIB KiB.
+brd() {
+	rmmod brd && insmod /lib/modules/dist/brd.ko rd_nr="$1" rd_size="$2"
+}
+
+fill() {
+	head -c "$(blockdev --getsize64 "$1")" "$T/pattern" >"$1"
+}
+
+# untouched_past DEV N: DEV still holds the pattern from byte N on.
+untouched_past() {
+	tail -c +$(($2 + 1)) "$1" >"$T/dev.tail"
+	head -c "$(blockdev --getsize64 "$1")" "$T/pattern" |
+		tail -c +$(($2 + 1)) >"$T/pattern.tail"
+	cmp -s "$T/dev.tail" "$T/pattern.tail"
+}
+
+# loads NAME DEV RAW BYTES ARGS...: rdload ARGS succeeds, DEV (filled
+# with the pattern before) begins with RAW's BYTES bytes, and holds the
+# pattern after them.
+loads() {
+	name=$1 dev=$2 raw=$3 bytes=$4
+	shift 4
+	if ! $KIT rdload -q "$@" >"$T/out" 2>&1; then
+		fail "$name" "$(cat "$T/out")"
+	elif ! cmp -s -n "$bytes" "$raw" "$dev"; then
+		fail "$name" "$dev does not begin with the $bytes bytes of $raw"
+	elif ! untouched_past "$dev" "$bytes"; then
+		fail "$name" "$dev changed past the image's $bytes bytes"
+	else
+		pass "$name"
+	fi
+}
+
+# same_files NAME: the files of tree/ read back from $mnt.
+same_files() {
+	differ=$(cd "$D/tree" && find . -type f | while read -r f; do
+		cmp -s "$f" "$mnt/$f" || echo "$f"
+	done)
+	[ -z "$differ" ] && pass "$1" || fail "$1" "differ: $(echo $differ | head -c 300)"
+}
+
+# reads_back NAME DEV IMAGE: the kernel mounts what was loaded from IMAGE.
+reads_back() {
+	case $3 in
+	ext2*) type=ext2 ;;
+	ext4*) type=ext4 ;;
+	squashfs*) type=squashfs ;;
+	romfs*) type=romfs ;;
+	minix*) type=minix ;;
+	*) return ;;
+	esac
+	if ! why=$(mount -o ro -t "$type" "$2" "$mnt" 2>&1); then
+		fail "$1: mounts as $type" "$why"
+		return
+	fi
+	if [ "$type" = minix ]; then
+		# mkfs.minix cannot copy files in: an empty root directory.
+		[ -z "$(ls -A "$mnt")" ] && pass "$1: mounts as minix, root read" ||
+			fail "$1: mounts as minix, root read" "$(ls -A "$mnt")"
+	else
+		same_files "$1: mounts as $type, files read back"
+	fi
+	umount "$mnt"
+}
+
+# Every compressor on ext2 and minix (the kernel's classic images); the
+# host suite has them all on every filesystem already.
+brd 2 2048
+while read -r file raw kind word kib; do
+	[ "$word" = - ] && continue
+	case $file in ext2.*|minix.*|*.img|*.img.gz) ;; *) continue ;; esac
+	if [ "$kind" = image ]; then
+		bytes=$(stat -c %s "$D/$raw")
+	else
+		bytes=$((kib * 1024))
+	fi
+	fill /dev/ram1
+	loads "rdload: $file into brd" /dev/ram1 "$D/$raw" "$bytes" \
+		-o /dev/ram1 "$D/$file"
+	reads_back "rdload: $file in brd" /dev/ram1 "$file"
+done <"$D/expect"
+
+# A loaded minix takes files: it is a working filesystem, not just bytes.
+$KIT rdload -q -o /dev/ram1 "$D/minix.img.zst" &&
+	mount -t minix /dev/ram1 "$mnt" && cp "$D/tree/numbers" "$mnt/" &&
+	umount "$mnt" && mount -o ro -t minix /dev/ram1 "$mnt" &&
+	cmp -s "$D/tree/numbers" "$mnt/numbers" &&
+	pass "rdload: minix loaded into brd takes a file and reads it back" ||
+	fail "rdload: minix loaded into brd takes a file and reads it back"
+umount "$mnt" 2>/dev/null
+
+# The default target, /dev/ram0: made as the kernel makes it (b 1 0) when
+# the node is missing.
+fill /dev/ram0
+rm -f /dev/ram0
+loads "rdload: default target /dev/ram0, its node made" /dev/ram0 \
+	"$D/ext2.img" $((1024 * 1024)) "$D/ext2.img.xz"
+[ "$(stat -c '%F %t:%T' /dev/ram0)" = "block special file 1:0" ] &&
+	pass "rdload: /dev/ram0 made as block device 1:0" ||
+	fail "rdload: /dev/ram0 made as block device 1:0" "$(ls -l /dev/ram0)"
+
+mount -o ro -t ext2 /dev/ram0 "$mnt"
+sum=$(md5sum </dev/ram0)
+expect_err "rdload: a mounted brd is refused" 1 "^rdload: /dev/ram0 is in use" \
+	$KIT rdload -q -o /dev/ram0 "$D/romfs.img"
+[ "$(md5sum </dev/ram0)" = "$sum" ] &&
+	pass "rdload: a mounted brd is left as it was" ||
+	fail "rdload: a mounted brd is left as it was"
+umount "$mnt"
+
+# brd smaller than the image: refused before anything is written.
+brd 1 512
+for file in ext2.img ext2.img.gz; do
+	fill /dev/ram0
+	expect_err "rdload: $file too big for a 512 KiB brd" 1 \
+		"image too big! \(1024KiB/512KiB\); 0 bytes written" \
+		$KIT rdload -q "$D/$file"
+	untouched_past /dev/ram0 0 &&
+		pass "rdload: $file too big for a 512 KiB brd: brd unchanged" ||
+		fail "rdload: $file too big for a 512 KiB brd: brd unchanged"
+done
+rmmod brd
+echo "rdload: guest checks took $(($(date +%s) - t0))s"
