@@ -104,6 +104,8 @@ static void read_full(struct sock_rec *r, struct tcp_sock *tp)
 
 	r->kind = KIND_FULL;
 	r->sport = bpf_ntohs(icsk->icsk_inet.inet_sport);
+	if (config.mode == MODE_COUNT)	/* has all the filter needs */
+		return;
 	if (pending == ICSK_TIME_RETRANS || pending == ICSK_TIME_REO_TIMEOUT ||
 	    pending == ICSK_TIME_LOSS_PROBE || pending == ICSK_TIME_PROBE0) {
 		r->timer = pending == ICSK_TIME_PROBE0 ? 4 : 1;
