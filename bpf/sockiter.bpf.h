@@ -28,6 +28,7 @@ __u64 counts[2][TCP_STATES];
 /* Per reader (session), so that concurrent readers of a pinned iterator
  * number their rows independently. */
 struct session {
+	__u64 id;		/* meta->session_id */
 	__u64 last_seq;		/* seq_num + 1 of the last row numbered */
 	__u32 next[2];		/* next ordinal per family */
 	__u32 line_len;		/* see end_line() */
@@ -50,8 +51,14 @@ static struct session *get_session(const struct bpf_iter_meta *meta)
 	__u64 id = meta->session_id;
 	struct session *s, fresh = {};
 
-	if (config.mode == MODE_RECORDS)
+	if (config.mode == MODE_RECORDS) {
+		/* --all-netns: one walk after another */
+		if (only_session.id != id) {
+			__builtin_memset(&only_session, 0, sizeof(only_session));
+			only_session.id = id;
+		}
 		return &only_session;
+	}
 	s = bpf_map_lookup_elem(&sessions, &id);
 	if (s)
 		return s;
