@@ -1,0 +1,70 @@
+#!/bin/bash
+# rdload under libFuzzer, ASan and UBSan (tests/rdload_fuzz.c): builds the
+# target, makes tiny seed images with the real tools (every filesystem the
+# kernel finds, every compressor it reads), and fuzzes them for
+# RDLOAD_FUZZ_TIME seconds (default 30).  PASS when nothing crashed.
+. "$TESTS/lib.sh"
+
+time=${RDLOAD_FUZZ_TIME:-30}
+work=$(mktemp -d /tmp/kit-rdfuzz.XXXXXX)
+trap 'rm -rf "$work"; t_cleanup' EXIT
+fuzz=$work/rdload_fuzz
+
+if ! clang -g -O1 -fsanitize=fuzzer,address,undefined \
+	-fno-sanitize-recover=all -Iapplets -o "$fuzz" tests/rdload_fuzz.c \
+	applets/lib.c -lz -llzma -lbz2 -lzstd -llz4 -llzo2 2>"$work/cc.log"
+then
+	fail "rdload_fuzz: builds with clang -fsanitize=fuzzer" \
+		"$(tail -5 "$work/cc.log")"
+	exit 1
+fi
+pass "rdload_fuzz: builds with clang -fsanitize=fuzzer,address,undefined"
+
+# Seeds: one knob byte (tests/rdload_fuzz.c: read size, target size,
+# identify only), then the image.  Raw filesystems cut to their first
+# 4 KiB: identification reads no further.
+seeds=$work/seeds
+mkdir -p "$seeds" "$work/tree" "$work/corpus"
+echo hello >"$work/tree/hello"
+head -c 3000 /dev/urandom >"$work/tree/noise"
+make_seeds() {
+	truncate -s 64K "$work/fs.minix"
+	mkfs.ext2 -q -F -N 16 -d "$work/tree" "$work/fs.ext2" 64K >/dev/null &&
+	truncate -s 64K "$work/fs.ext2" &&
+	genromfs -d "$work/tree" -f "$work/fs.romfs" &&
+	mkfs.cramfs "$work/tree" "$work/fs.cramfs" >/dev/null &&
+	mksquashfs "$work/tree" "$work/fs.squashfs" -quiet -noappend \
+		>/dev/null &&
+	mkfs.minix "$work/fs.minix" >/dev/null || return 1
+	for fs in ext2 romfs cramfs squashfs minix; do
+		{ printf '\020'; head -c 4096 "$work/fs.$fs"; } >"$seeds/$fs"
+	done
+	for z in "gzip -9" bzip2 "xz --check=crc32" "xz --format=lzma" \
+		"lzop" "lz4 -l" "zstd -q"; do
+		name=${z%% *}
+		[ "$z" = "xz --format=lzma" ] && name=lzma
+		{ printf '\020'; $z -c "$work/fs.ext2"; } >"$seeds/$name" &&
+		{ printf '\047'; $z -c "$work/fs.ext2"; } >"$seeds/$name.small"
+	done
+}
+if ! make_seeds 2>"$work/seeds.log"; then
+	fail "rdload_fuzz: seed images from the real tools" \
+		"$(tail -5 "$work/seeds.log")"
+	exit 1
+fi
+
+"$fuzz" -max_total_time="$time" -timeout=20 -rss_limit_mb=2048 \
+	-print_final_stats=1 -artifact_prefix="$work/" \
+	"$work/corpus" "$seeds" >"$work/fuzz.log" 2>&1
+status=$?
+runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz.log")
+if [ "$status" -eq 0 ] && [ "${runs:-0}" -gt 0 ]; then
+	pass "rdload_fuzz: $runs runs in ${time}s, no crash"
+else
+	fail "rdload_fuzz: no crash in ${time}s (status $status)" \
+		"$(grep -E -A12 'ERROR|runtime error|deadly' "$work/fuzz.log" |
+		   head -40)" \
+		"reproducer: $(ls "$work"/crash-* "$work"/leak-* \
+			"$work"/timeout-* "$work"/oom-* 2>/dev/null |
+			head -1 | xargs -r base64 -w0)"
+fi
