@@ -56,7 +56,7 @@ static const char usage[] =
 "  -q          quiet: errors only\n"
 "  --verify    read TARGET back and compare\n"
 "  --prompt    wait for ENTER before each further volume (a changed medium)\n"
-"IMAGE - is standard input.  Reports go to stdout, errors to stderr.\n";
+"Reports go to stdout; errors, prompts and progress to stderr.\n";
 
 KIT_APPLET(rdload, "load a RAM-disk image into /dev/ramN as the kernel does",
 	   usage);
@@ -64,19 +64,33 @@ KIT_APPLET(rdload, "load a RAM-disk image into /dev/ramN as the kernel does",
 #define BLOCK		1024		/* the kernel's BLOCK_SIZE: KiB */
 #define HEAD_SIZE	(3 * 512)	/* identification looks at no more */
 #define OUT_SIZE	(8 << 20)	/* the biggest lz4 block */
-#ifndef WRITE_SIZE
 #define WRITE_SIZE	(512 << 10)	/* one write: fits a core's L2 cache */
-#endif
 #define IN_CHUNK	(1 << 20)	/* one read of compressed data */
 #define IN_SIZE		LZ4_COMPRESSBOUND(OUT_SIZE)
 #define STOP		1		/* head seen, -i wants no more */
 
 struct load;
 
-/* A compressed format: the kernel's magic, its name, kit's decoder. */
+/*
+ * One step of a library's decoder: consumes from *in, writes at most
+ * *out_len bytes to out and sets *out_len to their number.  Returns 1 at
+ * the end of the stream, 0 to go on, -1 on error (ld->error set).
+ */
+struct codec {
+	int (*init)(struct load *ld, void **state);
+	int (*step)(struct load *ld, void *state, const unsigned char **in,
+		    size_t *in_len, unsigned char *out, size_t *out_len);
+	void (*end)(void *state);
+};
+
+/*
+ * A compressed format: the kernel's magic, its name, and kit's decoder,
+ * a library's streaming one (codec) or a loop over blocks (decompress).
+ */
 struct format {
 	unsigned char magic[2];
 	const char *name;
+	const struct codec *codec;
 	int (*decompress)(struct load *ld);
 };
 
@@ -199,24 +213,20 @@ static uint64_t shift_kib(uint64_t value, unsigned int shift)
 
 /* ---- Identification, in identify_ramdisk_image()'s order ---- */
 
-static int gunzip(struct load *ld);
-static int bunzip2(struct load *ld);
-static int unlzma(struct load *ld);
-static int unxz(struct load *ld);
+static const struct codec gzip_codec, bzip2_codec, lzma_codec, zstd_codec;
 static int unlzo(struct load *ld);
 static int unlz4(struct load *ld);
-static int unzstd(struct load *ld);
 
 /* lib/decompress.c's table; 1f 9e (old gzip) is found but not inflated. */
 static const struct format formats[] = {
-	{ { 0x1f, 0x8b }, "gzip", gunzip },
-	{ { 0x1f, 0x9e }, "gzip", gunzip },
-	{ { 0x42, 0x5a }, "bzip2", bunzip2 },
-	{ { 0x5d, 0x00 }, "lzma", unlzma },
-	{ { 0xfd, 0x37 }, "xz", unxz },
-	{ { 0x89, 0x4c }, "lzo", unlzo },
-	{ { 0x02, 0x21 }, "lz4", unlz4 },
-	{ { 0x28, 0xb5 }, "zstd", unzstd },
+	{ { 0x1f, 0x8b }, "gzip", &gzip_codec, NULL },
+	{ { 0x1f, 0x9e }, "gzip", &gzip_codec, NULL },
+	{ { 0x42, 0x5a }, "bzip2", &bzip2_codec, NULL },
+	{ { 0x5d, 0x00 }, "lzma", &lzma_codec, NULL },
+	{ { 0xfd, 0x37 }, "xz", &lzma_codec, NULL },
+	{ { 0x89, 0x4c }, "lzo", NULL, unlzo },
+	{ { 0x02, 0x21 }, "lz4", NULL, unlz4 },
+	{ { 0x28, 0xb5 }, "zstd", &zstd_codec, NULL },
 };
 
 #define CRAMFS_MAGIC	0x28cd3d45
@@ -453,18 +463,6 @@ static int out_commit(struct load *ld, size_t n)
 /* ---- Streaming decoders: zlib, libbz2, liblzma, libzstd ---- */
 
 /*
- * One step of a library's decoder: consumes from *in, writes at most
- * *out_len bytes to out and sets *out_len to their number.  Returns 1 at
- * the end of the stream, 0 to go on, -1 on error (ld->error set).
- */
-struct codec {
-	int (*init)(struct load *ld, void **state);
-	int (*step)(struct load *ld, void *state, const unsigned char **in,
-		    size_t *in_len, unsigned char *out, size_t *out_len);
-	void (*end)(void *state);
-};
-
-/*
  * Feeds the decoder until its stream ends.  More input is read only when
  * the decoder used all it had and did not fill the output: a full output
  * may mean it holds more to give without reading.
@@ -558,11 +556,6 @@ static void gzip_end(void *state)
 
 static const struct codec gzip_codec = { gzip_init, gzip_step, gzip_end };
 
-static int gunzip(struct load *ld)
-{
-	return decode_stream(ld, &gzip_codec);
-}
-
 static int bzip2_init(struct load *ld, void **state)
 {
 	bz_stream *bz = calloc(1, sizeof(*bz));
@@ -604,11 +597,6 @@ static void bzip2_end(void *state)
 
 static const struct codec bzip2_codec = { bzip2_init, bzip2_step, bzip2_end };
 
-static int bunzip2(struct load *ld)
-{
-	return decode_stream(ld, &bzip2_codec);
-}
-
 /*
  * xz: one .xz stream, its blocks decoded in parallel when the compressor
  * wrote several (xz -T); lzma: the legacy "alone" format.
@@ -629,7 +617,7 @@ static int lzma_init(struct load *ld, void **state)
 	*xz = (lzma_stream)LZMA_STREAM_INIT;
 	if (mt.threads < 1)
 		mt.threads = 1;
-	if (ld->id.format->decompress == unxz)
+	if (!strcmp(ld->id.format->name, "xz"))
 		ret = lzma_stream_decoder_mt(xz, &mt);
 	else
 		ret = lzma_alone_decoder(xz, lzma_memlimit);
@@ -688,16 +676,6 @@ static void lzma_free(void *state)
 
 static const struct codec lzma_codec = { lzma_init, lzma_step, lzma_free };
 
-static int unlzma(struct load *ld)
-{
-	return decode_stream(ld, &lzma_codec);
-}
-
-static int unxz(struct load *ld)
-{
-	return decode_stream(ld, &lzma_codec);
-}
-
 static int zstd_init(struct load *ld, void **state)
 {
 	ZSTD_DStream *zs = ZSTD_createDStream();
@@ -731,11 +709,6 @@ static void zstd_end(void *state)
 }
 
 static const struct codec zstd_codec = { zstd_init, zstd_step, zstd_end };
-
-static int unzstd(struct load *ld)
-{
-	return decode_stream(ld, &zstd_codec);
-}
 
 /* ---- Block decoders: the lz4 legacy frame and the lzop file ---- */
 
@@ -1003,7 +976,12 @@ static int load_image(struct load *ld)
 	int ret, synced;
 
 	ld->image_kib = ld->id.kib;
-	ret = ld->id.format ? ld->id.format->decompress(ld) : copy_plain(ld);
+	if (!ld->id.format)
+		ret = copy_plain(ld);
+	else if (ld->id.format->codec)
+		ret = decode_stream(ld, ld->id.format->codec);
+	else
+		ret = ld->id.format->decompress(ld);
 	if (!ret)
 		ret = out_flush(ld);
 	synced = ld->sync ? ld->sync(ld) : 0;
