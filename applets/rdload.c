@@ -41,7 +41,8 @@
 
 static const char usage[] =
 "Usage: rdload -i [-s START] IMAGE...\n"
-"       rdload [-s START] [-o TARGET] [-f] [-q] [--verify] [--prompt] IMAGE...\n"
+"       rdload [-s START] [-o TARGET] [-f] [-q] [--verify] [--prompt]\n"
+"              IMAGE...\n"
 "Find a RAM-disk image as the kernel does (gzip, bzip2, lzma, xz, lzo, lz4,\n"
 "zstd; romfs, cramfs, squashfs, minix, ext2/3/4) and load it into a RAM disk.\n"
 "Several IMAGEs are volumes of one image, read one after another.\n"
@@ -371,7 +372,7 @@ static int fit_target(struct load *ld, uint64_t kib)
 				    "before decompressing it: give the zram "
 				    "device a disksize first",
 				    ld->id.format->name);
-		if (ld->resize(ld, kib * BLOCK))
+		if (kib <= UINT64_MAX / BLOCK && ld->resize(ld, kib * BLOCK))
 			return -1;
 	}
 	if (kib > ld->capacity / BLOCK)
@@ -400,9 +401,10 @@ static int check_head(struct load *ld)
 	return fit_target(ld, ld->image_kib);
 }
 
-static void show_progress(struct load *ld)
+/* Every 4 MiB, on a terminal. */
+static void show_progress(struct load *ld, uint64_t before)
 {
-	if (ld->progress)
+	if (ld->progress && before >> 22 != ld->queued >> 22)
 		fprintf(stderr, "\rRAMDISK: %llu MiB loaded",
 			(unsigned long long)(ld->queued >> 20));
 }
@@ -428,10 +430,10 @@ static int out_flush(struct load *ld)
 	if (ld->write(ld, full, ld->fill))
 		return -1;
 	ld->queued += ld->fill;
+	show_progress(ld, ld->queued - ld->fill);
 	ld->fill = 0;
 	ld->out = ld->spare;
 	ld->spare = full;
-	show_progress(ld);
 	return 0;
 }
 
@@ -731,8 +733,8 @@ static int unlz4(struct load *ld)
 	if (ret)
 		return ret;
 	if (get_le32(word) != LZ4_LEGACY_MAGIC)
-		return fail(ld, "RAMDISK: lz4: invalid header: the kernel reads "
-			    "the legacy frame format only (lz4 -l)");
+		return fail(ld, "RAMDISK: lz4: invalid header: the kernel "
+			    "reads the legacy frame format only (lz4 -l)");
 	for (;;) {
 		n = ld_read_full(ld, word, 4);
 		if (n < 0)
