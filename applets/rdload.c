@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
@@ -113,6 +114,12 @@ struct load {
 	 */
 	int (*write)(struct load *ld, const void *buf, size_t len);
 	int (*sync)(struct load *ld);
+	/*
+	 * Moves up to len bytes of a plain image from the input straight to
+	 * the output, no copy through memory, and adds them to written: the
+	 * bytes moved, 0 when it cannot just now, -1 on error.  May be NULL.
+	 */
+	ssize_t (*splice)(struct load *ld, size_t len);
 	/* Gives an unsized target (zram) its size; may be NULL. */
 	int (*resize)(struct load *ld, uint64_t bytes);
 	void *in_ctx, *out_ctx;
@@ -951,6 +958,18 @@ static int copy_plain(struct load *ld)
 			    "nothing to load", ld->id.fs);
 	ret = fit_target(ld, ld->image_kib);
 	while (!ret && left) {
+		/* Past the head, with nothing pending, the kernel copies. */
+		n = 0;
+		if (ld->splice && !ld->fill && ld->head_pos == ld->head_len)
+			n = ld->splice(ld, left < OUT_SIZE ? left : OUT_SIZE);
+		if (n < 0)
+			return -1;
+		if (n > 0) {
+			left -= n;
+			ld->queued += n;
+			show_progress(ld, ld->queued - n);
+			continue;
+		}
 		want = WRITE_SIZE - ld->fill;
 		if (want > left)
 			want = left;
@@ -1315,6 +1334,29 @@ static void open_target(struct load *ld, struct target *t, bool allow_file)
 	ld->out_ctx = t;
 }
 
+/* sendfile() from the volume being read to the target; 0 at its end. */
+static ssize_t volumes_splice(struct load *ld, size_t len)
+{
+	struct volumes *v = ld->in_ctx;
+	struct target *t = ld->out_ctx;
+	ssize_t n;
+
+	if (v->fd < 0)
+		return 0;
+	do
+		n = sendfile(t->fd, v->fd, NULL, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0 && (errno == EINVAL || errno == ENOSYS)) {
+		ld->splice = NULL;	/* not between these two: read() */
+		return 0;
+	}
+	if (n < 0)
+		return fail(ld, "RAMDISK: error copying %s to %s: %s",
+			    v->paths[v->opened - 1], t->path, strerror(errno));
+	ld->written += n;
+	return n;
+}
+
 static void start_writer(struct target *t)
 {
 	pthread_mutex_init(&t->lock, NULL);
@@ -1487,6 +1529,8 @@ int rdload_main(int argc, char **argv)
 	open_target(&ld, &t, o.allow_file);
 	if (ld.id.format)
 		start_writer(&t);
+	else if (!o.verify)	/* --verify sums what goes through memory */
+		ld.splice = volumes_splice;
 	if (!fstat(t.fd, &v.target) && v.fd >= 0 && is_target(v.fd, &v.target))
 		die("%s is the target itself", v.paths[v.opened - 1]);
 	v.progress = ld.progress = !o.quiet && isatty(STDERR_FILENO);
