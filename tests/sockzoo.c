@@ -353,6 +353,19 @@ static void udp_worker(long i, long first, long count, long port)
 		udp_bound("127.0.0.1", port + first++, -1);
 }
 
+/*
+ * Once built, a holder or worker lets go of the caller's stderr: a pipe
+ * (tests/run's tee) must see its end when the caller is done.
+ */
+static void hush(void)
+{
+	int fd = open("/dev/null", O_WRONLY);
+
+	if (fd < 0 || dup2(fd, 2) < 0)
+		die("/dev/null");
+	close(fd);
+}
+
 /* Holder's side: wait for one byte from each of COUNT writers on FD. */
 static void wait_ready(int fd, long count)
 {
@@ -388,6 +401,7 @@ static void spread(void (*build)(long, long, long, long), long total,
 			build(i, i * per, n, arg);
 			if (write(pipefd[1], "", 1) != 1)
 				die("write");
+			hush();
 			for (;;)
 				pause();
 		}
@@ -441,7 +455,7 @@ static int hold(const char *what, long count, long port)
 	if (write(pipefd[1], "", 1) != 1)
 		die("write");
 	close(pipefd[1]);
-	dup2(devnull, 2);
+	hush();
 	alarm(HOLD_SECONDS);
 	for (;;)
 		pause();
