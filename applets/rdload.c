@@ -7,12 +7,12 @@
  * them out of the kernel).
  *
  * The image is a stream of volumes read one after another; identification
- * reads its head, the loader replays that head and goes on.  The output
- * goes through one big buffer whose first bytes are identified again (the
- * filesystem inside a compressed image) before anything is written, so a
- * target that is too small is refused up front.  Input and output are
- * callbacks: the fuzz target (tests/rdload_fuzz.c) drives the same code
- * from memory.
+ * reads its head, the loader replays that head and goes on.  Decompressed
+ * data goes through write buffers whose first bytes are identified again
+ * (the filesystem inside a compressed image) before anything is written,
+ * so a target that is too small is refused up front; a plain image goes
+ * by sendfile() past its head.  Input and output are callbacks: the fuzz
+ * target (tests/rdload_fuzz.c) drives the same code from memory.
  */
 #include <errno.h>
 #include <fcntl.h>
