@@ -46,14 +46,16 @@ compare_args() {
 # compare NAME "ARGS" CMD...: runs CMD, which prints the applet's output for
 # ARGS (word-split), between two reads of the zoo's /proc tables, and checks
 # it with sockcompare.  CMD must exit 0 with stderr empty, and the filter
-# must select at least one socket, unless EMPTY=1.  Retries when the zoo
-# itself moved meanwhile (a TIME_WAIT or SYN_SENT socket timing out).
+# must select at least one socket, unless EMPTY=1.  Retries when /proc
+# itself moved meanwhile (a TIME_WAIT or SYN_SENT socket timing out; in
+# the VMs, the namespace of the script before being torn down).
 compare() {
 	local name=$1 args=$2 try status rc cmp
 	shift 2
 
 	cmp=$(compare_args $args)
-	for try in 1 2 3; do
+	for try in 1 2 3 4 5; do
+		[ $try -gt 1 ] && sleep 1	# let the kernel settle
 		in_zoo cat $(proc_tables $args) >"$W/before"
 		"$@" >"$W/kit" 2>"$W/err"
 		status=$?
