@@ -725,16 +725,18 @@ static const struct codec zstd_codec = { zstd_init, zstd_step, zstd_end };
 #define LZ4_LEGACY_BLOCK	(8 << 20)
 
 /*
- * Magic, then blocks: LE32 compressed size and the data, each block at
- * most 8 MiB decompressed.  A repeated magic starts another frame (cat of
- * two files); the end of the image or a zero size (padding) ends it.
+ * Magic, then blocks: LE32 compressed size and the data, each block 8 MiB
+ * decompressed but the last of a frame.  A repeated magic starts another
+ * frame (cat of two files); the end of the image or a zero size (padding)
+ * ends it.  The format has no checksum: a short block followed by another
+ * is the one sign of damaged data it gives, and the kernel ignores it.
  */
 static int unlz4(struct load *ld)
 {
 	unsigned char word[4], *out;
+	int ret, short_block = 0;
 	uint32_t size;
 	ssize_t n;
-	int ret;
 
 	ret = read_exact(ld, word, 4);
 	if (ret)
@@ -751,11 +753,16 @@ static int unlz4(struct load *ld)
 		size = n ? get_le32(word) : 0;
 		if (!size)
 			return 0;
-		if (size == LZ4_LEGACY_MAGIC)
+		if (size == LZ4_LEGACY_MAGIC) {
+			short_block = 0;
 			continue;
+		}
 		if (size > IN_SIZE)
 			return fail(ld, "RAMDISK: lz4 data corrupt (a block of "
 				    "%u bytes)", size);
+		if (short_block)
+			return fail(ld, "RAMDISK: lz4 data corrupt (a block "
+				    "short of 8 MiB inside a frame)");
 		ret = read_exact(ld, ld->in, size);
 		if (!ret)
 			ret = out_reserve(ld, LZ4_LEGACY_BLOCK, &out);
@@ -765,6 +772,7 @@ static int unlz4(struct load *ld)
 					LZ4_LEGACY_BLOCK);
 		if (n < 0)
 			return fail(ld, "RAMDISK: lz4 data corrupt");
+		short_block = n < LZ4_LEGACY_BLOCK;
 		ret = out_commit(ld, n);
 		if (ret)
 			return ret;

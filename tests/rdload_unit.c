@@ -135,23 +135,23 @@ static void test_identify(void)
 
 #define IMAGE_KIB	3000	/* several writes, an odd size */
 
-static unsigned char *make_ext2(size_t *len)
+static unsigned char *make_ext2(size_t kib, size_t *len)
 {
-	unsigned char *p = calloc(IMAGE_KIB, BLOCK);
+	unsigned char *p = calloc(kib, BLOCK);
 	uint32_t x = 12345;
 	size_t i;
 
 	if (!p)
 		abort();
 	/* Halves of noise and of zeros: some blocks compress, some not. */
-	for (i = 0; i < IMAGE_KIB * BLOCK / 2; i++) {
+	for (i = 0; i < kib * BLOCK / 2; i++) {
 		x = x * 1103515245 + 12345;
 		p[i] = x >> 16;
 	}
 	memset(p, 0, 2 * BLOCK);
 	put_le32(p + BLOCK + 0x38, EXT2_MAGIC);
-	put_le32(p + BLOCK + 4, IMAGE_KIB);
-	*len = IMAGE_KIB * BLOCK;
+	put_le32(p + BLOCK + 4, kib);
+	*len = kib * BLOCK;
 	return p;
 }
 
@@ -239,9 +239,12 @@ static unsigned char *zstd_image(const unsigned char *in, size_t len,
 	return out;
 }
 
-/* The legacy frame, blocks of block bytes, the magic repeated midway. */
+/*
+ * The legacy frame in blocks of block bytes (8 MiB as lz4 -l writes them),
+ * the magic repeated after the first block when new_frame is set.
+ */
 static unsigned char *lz4_frames(const unsigned char *in, size_t len,
-				 size_t *out_len, size_t block)
+				 size_t *out_len, size_t block, int new_frame)
 {
 	size_t size = 8 + LZ4_compressBound(len) + 8 * (len / block + 2);
 	unsigned char *out = malloc(size), *p = out;
@@ -254,7 +257,7 @@ static unsigned char *lz4_frames(const unsigned char *in, size_t len,
 	p += 4;
 	for (i = 0; i < len; i += n) {
 		n = len - i < block ? len - i : block;
-		if (i && i / block == 1) {
+		if (new_frame && i && i / block == 1) {
 			put_le32(p, LZ4_LEGACY_MAGIC);
 			p += 4;
 		}
@@ -272,7 +275,7 @@ static unsigned char *lz4_frames(const unsigned char *in, size_t len,
 static unsigned char *lz4_image(const unsigned char *in, size_t len,
 				size_t *out_len)
 {
-	return lz4_frames(in, len, out_len, 1 << 20);
+	return lz4_frames(in, len, out_len, LZ4_LEGACY_BLOCK, 0);
 }
 
 /* lzop: flags chosen by the test; blocks of 256 KiB as lzop writes. */
@@ -565,14 +568,19 @@ static void test_lzop_flags(const unsigned char *img, size_t len)
 	lzop_flags = LZOP_ADLER32_D;
 }
 
-static void test_lz4_frames(const unsigned char *img, size_t len)
+static void test_lz4_frames(void)
 {
-	size_t zlen;
-	unsigned char *z = lz4_frames(img, len, &zlen, 4 << 20);
+	size_t len, zlen;
+	/* Two full blocks and a short one: frames as lz4 -l writes them. */
+	unsigned char *img = make_ext2(2 * 8192 + 1000, &len);
+	unsigned char *z = lz4_frames(img, len, &zlen, LZ4_LEGACY_BLOCK, 1);
 	unsigned char *big = malloc(zlen + 8);
 	struct run r;
 
 	memcpy(big, z, zlen);
+	r = run_load(big, zlen, 0, len, img, len);
+	check_run(r, r.ret == 0 && r.written == len,
+		  "8 MiB blocks, the magic repeated: one stream", "lz4");
 	put_le32(big + zlen, 0);	/* padding after the stream */
 	r = run_load(big, zlen + 8, 0, len, img, len);
 	check_run(r, r.ret == 0 && r.written == len,
@@ -591,6 +599,13 @@ static void test_lz4_frames(const unsigned char *img, size_t len)
 		  "kernel", "lz4");
 	free(big);
 	free(z);
+	z = lz4_frames(img, len, &zlen, 4 << 20, 0);
+	r = run_load(z, zlen, 0, len, img, len);
+	check_run(r, r.ret < 0 && strstr(r.error, "short of 8 MiB") &&
+		  r.written <= 4 << 20 && r.intact && r.prefix,
+		  "a short block inside a frame is damage, found", "lz4");
+	free(z);
+	free(img);
 }
 
 static void test_plain(const unsigned char *img, size_t len)
@@ -675,7 +690,7 @@ static void test_names(void)
 int main(void)
 {
 	size_t len, i;
-	unsigned char *img = make_ext2(&len);
+	unsigned char *img = make_ext2(IMAGE_KIB, &len);
 
 	test_identify();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -684,7 +699,7 @@ int main(void)
 	test_unknown_size(img, len);
 	test_corrupt(img, len);
 	test_lzop_flags(img, len);
-	test_lz4_frames(img, len);
+	test_lz4_frames();
 	test_plain(img, len);
 	test_old_gzip();
 	test_identify_only(img, len);
