@@ -57,8 +57,9 @@ $(O)/%.o: applets/%.c applets/kit.h | $(O)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-# An applet with a BPF program includes its generated skeleton.
-$(foreach p,$(BPF_PROGS),$(eval $(O)/$(p).o: $(O)/$(p).skel.h))
+# An applet with a BPF program includes its generated skeleton, and its
+# light skeleton (the kernel relocates the program: NAME_light).
+$(foreach p,$(BPF_PROGS),$(eval $(O)/$(p).o: $(O)/$(p).skel.h $(O)/$(p).lskel.h))
 
 $(O)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(O)
 	$(call msg,BPF,$@)
@@ -67,6 +68,10 @@ $(O)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(O)
 $(O)/%.skel.h: $(O)/%.bpf.o
 	$(call msg,GENSKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
+
+$(O)/%.lskel.h: $(O)/%.bpf.o
+	$(call msg,GENSKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton -L $< name $*_light > $@
 
 $(O):
 	$(Q)mkdir -p $@

@@ -423,19 +423,24 @@ static bool iterator_exists(const char *func)
 	return found;
 }
 
-static struct bpf_link *load(struct sockiter *it, const struct sockiter_bpf *bpf)
+/* Returns the iterator's link. */
+static int load(struct sockiter *it, const struct sockiter_loader *loader,
+		struct sockiter_prog *prog)
 {
 	const char *name = it->proto->name;
-	struct bpf_link *link;
-	int err;
+	int err, link;
 
 	check_privileges();
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
 		die("kernel has no BTF at /sys/kernel/btf/vmlinux");
 	it->config.hz = kernel_hz(it->verbose);
 	it->config.udp_header_wide = udp_header_wide();
-	*bpf->config = it->config;
-	err = bpf_object__load(bpf->obj);
+	err = loader->load_light(&it->config, prog);
+	if (err && it->verbose)
+		warn_msg("the kernel did not relocate the program (%s): "
+			 "libbpf does", strerror(-err));
+	if (err)
+		err = loader->load_libbpf(&it->config, prog);
 	if (err && !iterator_exists(it->proto->iter_func))
 		die("kernel has no BPF %s iterator (needs Linux 5.9 or later)",
 		    name);
@@ -444,8 +449,8 @@ static struct bpf_link *load(struct sockiter *it, const struct sockiter_bpf *bpf
 	if (err)
 		die("cannot load the BPF %s iterator: %s%s", name,
 		    strerror(-err), it->verbose ? "" : " (-v tells why)");
-	link = bpf_program__attach_iter(bpf->prog, NULL);
-	if (!link)
+	link = bpf_link_create(prog->fd, 0, BPF_TRACE_ITER, NULL);
+	if (link < 0)
 		die("cannot attach the BPF %s iterator: %s", name,
 		    strerror(errno));
 	return link;
@@ -454,11 +459,11 @@ static struct bpf_link *load(struct sockiter *it, const struct sockiter_bpf *bpf
 /* ---- reading ---- */
 
 /* The whole walk, as the program wrote it. */
-static char *read_iter(struct bpf_link *link, size_t *len)
+static char *read_iter(int link, size_t *len)
 {
 	size_t cap = 1 << 20, n = 0;
 	char *buf = malloc(cap);
-	int fd = bpf_iter_create(bpf_link__fd(link));
+	int fd = bpf_iter_create(link);
 	ssize_t got;
 
 	if (fd < 0)
@@ -795,16 +800,12 @@ static void print_json_row(const struct sockiter *it, const struct row *w,
 	puts("}");
 }
 
-static void print_counts(const struct sockiter *it, const struct bpf_map *bss)
+static void print_counts(const struct sockiter *it,
+			 __u64 (*counts)[TCP_STATES])
 {
-	__u64 counts[2][TCP_STATES], sum[2] = { 0 };
-	__u32 zero = 0;
+	__u64 sum[2] = { 0 };
 	int i;
 
-	/* .bss is one array element: counts[][] */
-	if (bpf_map__lookup_elem(bss, &zero, sizeof(zero), counts,
-				 sizeof(counts), 0))
-		die("cannot read the counts: %s", strerror(errno));
 	if (!it->no_header)
 		printf("%-12s %8s %8s %8s\n", "State", "IPv4", "IPv6", "Total");
 	for (i = 1; i < TCP_STATES; i++) {
@@ -822,23 +823,19 @@ static void print_counts(const struct sockiter *it, const struct bpf_map *bss)
 }
 
 /* One walk of the current network namespace, printed. */
-static void dump(const struct sockiter *it, struct bpf_link *link,
-		 const struct sockiter_bpf *bpf, const char *netns)
+static void dump(const struct sockiter *it, int link,
+		 const struct sockiter_prog *prog, const char *netns)
 {
-	__u64 zeros[2][TCP_STATES] = { { 0 } };
-	__u32 key = 0;
 	struct row *rows;
 	size_t len, n, i;
 	char *buf;
 
-	if (it->output == OUT_COUNT &&
-	    bpf_map__update_elem(bpf->bss, &key, sizeof(key), zeros,
-				 sizeof(zeros), 0))
-		die("cannot reset the counts: %s", strerror(errno));
+	if (it->output == OUT_COUNT)
+		memset(prog->counts, 0, sizeof(prog->counts[0]) * 2);
 	buf = read_iter(link, &len);
 	if (it->output == OUT_COUNT) {
 		free(buf);
-		print_counts(it, bpf->bss);
+		print_counts(it, prog->counts);
 		return;
 	}
 	rows = parse_rows(buf, len, it->config.want_pointer, &n);
@@ -954,8 +951,8 @@ static int by_inode(const void *x, const void *y)
 	return a->ino < b->ino ? -1 : a->ino > b->ino;
 }
 
-static void dump_all_netns(const struct sockiter *it, struct bpf_link *link,
-			   const struct sockiter_bpf *bpf)
+static void dump_all_netns(const struct sockiter *it, int link,
+			   const struct sockiter_prog *prog)
 {
 	struct netns_list l = { 0 };
 	size_t i;
@@ -967,7 +964,7 @@ static void dump_all_netns(const struct sockiter *it, struct bpf_link *link,
 		enter_netns(l.ns[i].path, l.ns[i].label);
 		if (it->output != OUT_JSON)
 			printf("# netns %s\n", l.ns[i].label);
-		dump(it, link, bpf, l.ns[i].label);
+		dump(it, link, prog, l.ns[i].label);
 	}
 	free(l.ns);
 }
@@ -981,11 +978,10 @@ static bool on_bpffs(const char *path)
 	return !statfs(path, &st) && st.f_type == BPF_FS_MAGIC;
 }
 
-static void pin(const struct sockiter *it, struct bpf_link *link)
+static void pin(const struct sockiter *it, int link)
 {
 	const char *path = it->pin_path;
 	char dir[PATH_MAX];
-	int err;
 
 	if (!on_bpffs("/sys/fs/bpf") &&
 	    mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL))
@@ -996,27 +992,24 @@ static void pin(const struct sockiter *it, struct bpf_link *link)
 	if (!on_bpffs(dirname(dir)))
 		die("%s is not on a bpffs (mount -t bpf bpf DIR, or use "
 		    "/sys/fs/bpf)", path);
-	err = bpf_link__pin(link, path);
-	if (err)
-		die("cannot pin at %s: %s", path, strerror(-err));
+	if (bpf_obj_pin(link, path))
+		die("cannot pin at %s: %s", path, strerror(errno));
 }
 
-int sockiter_run(struct sockiter *it, const struct sockiter_bpf *bpf)
+int sockiter_run(struct sockiter *it, const struct sockiter_loader *loader)
 {
-	struct bpf_link *link;
+	struct sockiter_prog prog;
+	int link = load(it, loader, &prog);
 
-	if (!bpf->obj)
-		die("cannot open the BPF object: %s", strerror(errno));
-	link = load(it, bpf);
 	if (it->pin_path)
 		pin(it, link);
 	else if (it->all_netns)
-		dump_all_netns(it, link, bpf);
+		dump_all_netns(it, link, &prog);
 	else {
 		if (it->netns)
 			enter_named_netns(it->netns);
-		dump(it, link, bpf, NULL);
+		dump(it, link, &prog, NULL);
 	}
-	bpf_link__destroy(link);
+	close(link);
 	return 0;
 }

@@ -13,10 +13,6 @@
 
 #include "../bpf/sockrec.h"
 
-struct bpf_object;
-struct bpf_program;
-struct bpf_map;
-
 /* The parts of tcpiter's and udpiter's usage that are the same. */
 #define SOCKITER_USAGE_FILTERS \
 "  --sport PORT    local port           --dport PORT   remote port\n" \
@@ -46,13 +42,74 @@ struct sockiter_proto {
 	__u32 count_states;		/* the states -c lists */
 };
 
-/* The applet's BPF object, from its skeleton (not yet loaded). */
-struct sockiter_bpf {
-	struct bpf_object *obj;
-	struct bpf_program *prog;
-	struct sockiter_config *config;	/* skel->rodata->config */
-	struct bpf_map *bss;		/* holds counts[][] */
+/* A loaded iterator program, from either skeleton. */
+struct sockiter_prog {
+	int fd;
+	__u64 (*counts)[TCP_STATES];	/* the program's .bss, mapped */
 };
+
+/*
+ * The applet's two ways to load its program with *config.  load_light,
+ * the light skeleton, lets the kernel do the CO-RE relocations (5.17 and
+ * later): no reading and searching of the kernel's BTF here.  load_libbpf
+ * works on any kernel with BTF and says why it fails.  Both return 0 or
+ * a negative errno.
+ */
+struct sockiter_loader {
+	int (*load_light)(const struct sockiter_config *config,
+			  struct sockiter_prog *prog);
+	int (*load_libbpf)(const struct sockiter_config *config,
+			   struct sockiter_prog *prog);
+};
+
+/*
+ * Defines NAME_loader, the two ways to load program PROG of applet NAME:
+ * from the light skeleton NAME.lskel.h (struct NAME_light) and from the
+ * skeleton NAME.skel.h (struct NAME), both included before.
+ */
+#define SOCKITER_LOADER(NAME, PROG)					\
+static int NAME##_load_light(const struct sockiter_config *config,	\
+			     struct sockiter_prog *prog)		\
+{									\
+	struct NAME##_light *skel = NAME##_light__open();		\
+	int err;							\
+									\
+	if (!skel)							\
+		return -ENOMEM;						\
+	skel->rodata->config = *config;					\
+	err = NAME##_light__load(skel);					\
+	if (err) {							\
+		NAME##_light__destroy(skel);				\
+		return err;						\
+	}								\
+	prog->fd = skel->progs.PROG.prog_fd;				\
+	prog->counts = skel->bss->counts;				\
+	return 0;							\
+}									\
+									\
+static int NAME##_load_libbpf(const struct sockiter_config *config,	\
+			      struct sockiter_prog *prog)		\
+{									\
+	struct NAME *skel = NAME##__open();				\
+	int err;							\
+									\
+	if (!skel)							\
+		return -errno;						\
+	skel->rodata->config = *config;					\
+	err = NAME##__load(skel);					\
+	if (err) {							\
+		NAME##__destroy(skel);					\
+		return err;						\
+	}								\
+	prog->fd = bpf_program__fd(skel->progs.PROG);			\
+	prog->counts = skel->bss->counts;				\
+	return 0;							\
+}									\
+									\
+static const struct sockiter_loader NAME##_loader = {			\
+	.load_light = NAME##_load_light,				\
+	.load_libbpf = NAME##_load_libbpf,				\
+}
 
 enum sockiter_output { OUT_PROC, OUT_TABLE, OUT_JSON, OUT_COUNT };
 
@@ -73,7 +130,7 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 
 /* Loads the program and does what the command line asked; returns the
  * exit status (runtime errors exit 1). */
-int sockiter_run(struct sockiter *it, const struct sockiter_bpf *bpf);
+int sockiter_run(struct sockiter *it, const struct sockiter_loader *loader);
 
 /* Pure helpers, unit-tested (tests/sockiter_unit.c). */
 int parse_prefix(const char *s, __u32 net[4], __u32 mask[4]);

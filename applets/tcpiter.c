@@ -4,9 +4,11 @@
  * and tcp6 show them, filtered in the kernel.  The shared machinery is in
  * applets/sockiter.c; the BPF program in bpf/tcpiter.bpf.c.
  */
+#include <errno.h>
 #include "kit.h"
 #include "sockiter.h"
 #include "tcpiter.skel.h"
+#include "tcpiter.lskel.h"
 
 static const char usage[] =
 "Usage: tcpiter [-4|-6] [-t|-j|-c] [-H] [-v] [FILTER]... [-N NETNS | --all-netns]\n"
@@ -56,17 +58,12 @@ static const struct sockiter_proto tcp = {
 	.count_states = 0xffe,
 };
 
+SOCKITER_LOADER(tcpiter, tcp_iter);
+
 int tcpiter_main(int argc, char **argv)
 {
-	struct tcpiter *skel;
 	struct sockiter it;
 
 	sockiter_parse(&it, &tcp, argc, argv);
-	skel = tcpiter__open();
-	return sockiter_run(&it, &(struct sockiter_bpf){
-		.obj = skel ? skel->obj : NULL,
-		.prog = skel ? skel->progs.tcp_iter : NULL,
-		.config = skel ? &skel->rodata->config : NULL,
-		.bss = skel ? skel->maps.bss : NULL,
-	});
+	return sockiter_run(&it, &tcpiter_loader);
 }

@@ -4,9 +4,11 @@
  * and udp6 show them, filtered in the kernel.  The shared machinery is in
  * applets/sockiter.c; the BPF program in bpf/udpiter.bpf.c.
  */
+#include <errno.h>
 #include "kit.h"
 #include "sockiter.h"
 #include "udpiter.skel.h"
+#include "udpiter.lskel.h"
 
 static const char usage[] =
 "Usage: udpiter [-4|-6] [-t|-j|-c] [-H] [-v] [FILTER]... [-N NETNS | --all-netns]\n"
@@ -59,17 +61,12 @@ static const struct sockiter_proto udp = {
 	.count_states = 1U << 1 | 1U << 7,
 };
 
+SOCKITER_LOADER(udpiter, udp_iter);
+
 int udpiter_main(int argc, char **argv)
 {
-	struct udpiter *skel;
 	struct sockiter it;
 
 	sockiter_parse(&it, &udp, argc, argv);
-	skel = udpiter__open();
-	return sockiter_run(&it, &(struct sockiter_bpf){
-		.obj = skel ? skel->obj : NULL,
-		.prog = skel ? skel->progs.udp_iter : NULL,
-		.config = skel ? &skel->rodata->config : NULL,
-		.bss = skel ? skel->maps.bss : NULL,
-	});
+	return sockiter_run(&it, &udpiter_loader);
 }
