@@ -21,37 +21,43 @@ fail() {
 	return 0
 }
 
-expect() {
-	t_name=$1 t_status=$2 t_want=$3
+# t_run NAME STATUS WANT CMD...: runs CMD with stdout and stderr captured
+# and fails the check NAME unless CMD exits with STATUS.  Returns 0 when
+# the caller should go on checking.
+t_run() {
+	t_name=$1 t_status=$2
 	shift 3
+	t_cmd="$*"
 	"$@" >"$T_OUT" 2>"$T_ERR"
 	t_got=$?
-	if [ "$t_got" != "$t_status" ]; then
-		fail "$t_name" "command: $*" "exit status $t_got, want $t_status" \
-			"stderr: $(cat "$T_ERR")"
-	elif [ "$(cat "$T_OUT")" != "$t_want" ]; then
-		fail "$t_name" "command: $*" "stdout:" "$(cat "$T_OUT")" \
+	[ "$t_got" = "$t_status" ] && return 0
+	fail "$t_name" "command: $t_cmd" "exit status $t_got, want $t_status" \
+		"stderr: $(cat "$T_ERR")"
+	return 1
+}
+
+expect() {
+	t_check=$1 t_want=$3
+	t_run "$@" || return 0
+	if [ "$(cat "$T_OUT")" != "$t_want" ]; then
+		fail "$t_check" "command: $t_cmd" "stdout:" "$(cat "$T_OUT")" \
 			"want:" "$t_want"
 	else
-		pass "$t_name"
+		pass "$t_check"
 	fi
 }
 
 expect_err() {
-	t_name=$1 t_status=$2 t_pat=$3
-	shift 3
-	"$@" >"$T_OUT" 2>"$T_ERR"
-	t_got=$?
-	if [ "$t_got" != "$t_status" ]; then
-		fail "$t_name" "command: $*" "exit status $t_got, want $t_status" \
-			"stderr: $(cat "$T_ERR")"
-	elif [ -s "$T_OUT" ]; then
-		fail "$t_name" "command: $*" "unexpected stdout: $(cat "$T_OUT")"
+	t_check=$1 t_pat=$3
+	t_run "$@" || return 0
+	if [ -s "$T_OUT" ]; then
+		fail "$t_check" "command: $t_cmd" \
+			"unexpected stdout: $(cat "$T_OUT")"
 	elif [ "$(wc -l <"$T_ERR")" -ne 1 ] || ! grep -Eq -- "$t_pat" "$T_ERR"; then
-		fail "$t_name" "command: $*" "stderr: $(cat "$T_ERR")" \
+		fail "$t_check" "command: $t_cmd" "stderr: $(cat "$T_ERR")" \
 			"want one line matching: $t_pat"
 	else
-		pass "$t_name"
+		pass "$t_check"
 	fi
 }
 

@@ -109,11 +109,24 @@ pinned() {
 	fi
 }
 
+# Does the kernel's UDP iterator walk the secondary hash (from 6.5), in
+# an order that /proc's slots do not follow?
+udp_walks_hash2() {
+	uname -r | awk -F. '{ exit !($1 > 6 || ($1 == 6 && $2 >= 5)) }'
+}
+
 # compare_pin NAME "ARGS" PATH: the pinned table against /proc, and for
-# UDP also in /proc's order.
+# UDP also in /proc's order where the kernel walks /proc's hash.  From 6.5
+# a pinned UDP table comes in the kernel's walk order (the README says
+# so): that check is a SKIP line there, not a PASS.
 compare_pin() {
 	compare "$1" "$2" pinned "$3"
-	[ $P = udp ] && compare "$1: rows in /proc's order" "$2" in_zoo cat "$3"
+	[ $P = udp ] || return 0
+	if udp_walks_hash2; then
+		echo "SKIP: $1: rows in /proc's order (kernel $(uname -r) walks the secondary hash)"
+	else
+		compare "$1: rows in /proc's order" "$2" in_zoo cat "$3"
+	fi
 }
 
 # pin -4/-6 on a private bpffs; each cat is a fresh /proc table of the
