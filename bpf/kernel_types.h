@@ -126,6 +126,7 @@ struct sock {
 	/* 6.18+: "net: add sk_drops_read() ... numa_drop_counters": UDP
 	 * counts drops here and leaves sk_drops at 0. */
 	struct numa_drop_counters *sk_drop_counters;
+	unsigned long sk_ino;			/* 6.18+ */
 };
 
 struct inet_sock {
@@ -153,7 +154,7 @@ struct inet_connection_sock {
 		__u8 quick;
 		__u8 pingpong;
 		/* A u32 up to 6.5; "tcp: reduce ato to 8 bits" (6.6) made it
-		 * a bitfield: read with BPF_CORE_READ_BITFIELD_PROBED. */
+		 * a bitfield: read with BPF_CORE_READ_BITFIELD. */
 		__u32 ato;
 	} icsk_ack;
 };

@@ -111,12 +111,16 @@ static bool rec_match(const struct sock_rec *r)
 	       addr_match(r, r->dst, f->dst, f->dst_mask, f->dst_v6);
 }
 
+/* sock_i_ino(): 6.18 keeps the inode number in the sock itself. */
 static __u64 sock_inode(const struct sock *sk)
 {
-	struct socket_alloc *sa = (void *)sk->sk_socket;
+	struct socket_alloc *sa;
 	unsigned long ino = 0;
 
+	if (bpf_core_field_exists(sk->sk_ino))
+		return sk->sk_ino;
 	/* vfs_inode lies past struct socket: not a direct BTF access. */
+	sa = (void *)sk->sk_socket;
 	if (sa)
 		bpf_core_read(&ino, sizeof(ino), &sa->vfs_inode.i_ino);
 	return ino;

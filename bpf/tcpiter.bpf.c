@@ -123,7 +123,7 @@ static void read_full(struct sock_rec *r, struct tcp_sock *tp)
 	r->inode = sock_inode(sk);
 	r->refcnt = refcnt(&sk->__sk_common);
 	r->rto = jiffies_to_clock_t(icsk->icsk_rto, config.hz);
-	r->ato = jiffies_to_clock_t(BPF_CORE_READ_BITFIELD_PROBED(icsk,
+	r->ato = jiffies_to_clock_t(BPF_CORE_READ_BITFIELD(icsk,
 					icsk_ack.ato), config.hz);
 	r->quick_pingpong = (icsk->icsk_ack.quick << 1) | pingpong(tp);
 	r->cwnd = tp->snd_cwnd;
@@ -152,7 +152,7 @@ static void read_request(struct sock_rec *r, struct request_sock *req)
 	r->sport = req->__req_common.skc_num;
 	r->timer = 1;
 	r->when = timer_delta(req->rsk_timer.expires);
-	r->retransmits = BPF_CORE_READ_BITFIELD_PROBED(req, num_timeout);
+	r->retransmits = BPF_CORE_READ_BITFIELD(req, num_timeout);
 }
 
 static void print_text(struct seq_file *seq, struct session *s,
