@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -458,25 +459,66 @@ static int load(struct sockiter *it, const struct sockiter_loader *loader,
 
 /* ---- reading ---- */
 
-/* The whole walk, as the program wrote it. */
-static char *read_iter(int link, size_t *len)
+/* /proc's pointer, as the program printed it ("%pK\n") */
+#define PTR_MAX 32
+
+struct row {
+	struct sock_rec r;
+	__u32 order;			/* as the kernel walked */
+	__u32 ptr_len;
+	char ptr[PTR_MAX];
+};
+
+struct rows {
+	struct row *v;
+	size_t n, cap;
+};
+
+/* Parses the records at the start of buf[0..len) into rows; returns the
+ * bytes used (a record cut by the end of buf waits for the next read). */
+static size_t parse_rows(struct rows *rows, const char *buf, size_t len,
+			 bool pointer)
 {
-	size_t cap = 1 << 20, n = 0;
-	char *buf = malloc(cap);
+	const char *ptr, *nl = NULL;
+	size_t off = 0;
+	struct row *w;
+
+	while (len - off >= sizeof(struct sock_rec)) {
+		ptr = buf + off + sizeof(struct sock_rec);
+		if (pointer && !(nl = memchr(ptr, '\n', buf + len - ptr)))
+			break;
+		if (rows->n == rows->cap) {
+			rows->cap = rows->cap ? 2 * rows->cap : 4096;
+			rows->v = realloc(rows->v, rows->cap * sizeof(*w));
+			if (!rows->v)
+				die("out of memory");
+		}
+		w = &rows->v[rows->n];
+		memcpy(&w->r, buf + off, sizeof(w->r));
+		w->order = rows->n++;
+		w->ptr_len = pointer ? nl - ptr : 0;
+		if (w->ptr_len > PTR_MAX)
+			w->ptr_len = PTR_MAX;
+		memcpy(w->ptr, ptr, w->ptr_len);
+		off = pointer ? nl + 1 - buf : ptr - buf;
+	}
+	return off;
+}
+
+/* The whole walk, parsed as it is read: only the rows take memory. */
+static struct row *read_rows(int link, bool pointer, size_t *count)
+{
+	static char buf[128 * 1024];
+	struct rows rows = { 0 };
+	size_t have = 0, used;
 	int fd = bpf_iter_create(link);
 	ssize_t got;
 
 	if (fd < 0)
 		die("cannot start the iterator: %s", strerror(errno));
 	for (;;) {
-		if (!buf)
-			die("out of memory");
 		/* one read() returns at most the kernel's 32 KiB buffer */
-		if (cap - n < 64 * 1024)
-			buf = realloc(buf, cap *= 2);
-		if (!buf)
-			die("out of memory");
-		got = read(fd, buf + n, cap - n);
+		got = read(fd, buf + have, sizeof(buf) - have);
 		/* EAGAIN: a million sockets filtered out in one read() */
 		if (got < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
@@ -484,47 +526,16 @@ static char *read_iter(int link, size_t *len)
 			die("reading the iterator: %s", strerror(errno));
 		if (got == 0)
 			break;
-		n += got;
+		have += got;
+		used = parse_rows(&rows, buf, have, pointer);
+		memmove(buf, buf + used, have - used);
+		have -= used;
 	}
 	close(fd);
-	*len = n;
-	return buf;
-}
-
-struct row {
-	struct sock_rec r;
-	const char *ptr;		/* /proc's pointer, in the read buffer */
-	__u32 ptr_len;
-	__u32 order;			/* as the kernel walked */
-};
-
-static struct row *parse_rows(const char *buf, size_t len, bool pointer,
-			      size_t *count)
-{
-	size_t off = 0, n = 0, cap = len / sizeof(struct sock_rec) + 1;
-	struct row *rows = malloc(cap * sizeof(*rows));
-	const char *nl;
-
-	if (!rows)
-		die("out of memory");
-	while (off + sizeof(struct sock_rec) <= len && n < cap) {
-		struct row *w = &rows[n];
-
-		memcpy(&w->r, buf + off, sizeof(w->r));
-		off += sizeof(w->r);
-		w->ptr = buf + off;
-		w->ptr_len = 0;
-		w->order = n++;
-		if (!pointer)
-			continue;
-		nl = memchr(buf + off, '\n', len - off);
-		if (!nl)
-			die("the iterator's output is cut short");
-		w->ptr_len = nl - w->ptr;
-		off = nl + 1 - buf;
-	}
-	*count = n;
-	return rows;
+	if (have)
+		die("the iterator's output is cut short");
+	*count = rows.n;
+	return rows.v;
 }
 
 /* /proc lists UDP sockets by hash slot; kernels from 6.5 walk another
@@ -549,10 +560,10 @@ static void group_by_family(struct row *rows, size_t n)
 	if (!v6)
 		die("out of memory");
 	for (i = 0; i < n; i++) {
-		if (rows[i].r.family == FAMILY_V4)
-			rows[n4++] = rows[i];
-		else
+		if (rows[i].r.family != FAMILY_V4)
 			v6[n6++] = rows[i];
+		else if (n4++ < i)	/* in place up to the first IPv6 row */
+			rows[n4 - 1] = rows[i];
 	}
 	memcpy(rows + n4, v6, n6 * sizeof(*rows));
 	free(v6);
@@ -560,40 +571,58 @@ static void group_by_family(struct row *rows, size_t n)
 
 /* ---- /proc's text ---- */
 
-static const char hex_digits[] = "0123456789ABCDEF";
+/*
+ * The 8 hex digits of v as 8 characters, most significant first in
+ * memory: one nibble per byte, then 0-9 to '0'-'9' and 10-15 to 'A'-'F'
+ * in all bytes at once (b + 6 carries into bit 4 when b >= 10).
+ */
+static __u64 hex8(__u32 v)
+{
+	__u64 x = v;
 
-/* %0<width>X */
+	x = (x | x << 16) & 0x0000ffff0000ffffULL;
+	x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
+	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
+	x = htobe64(x);
+	return x + 0x3030303030303030ULL +
+	       7 * ((x + 0x0606060606060606ULL) >> 4 & 0x0101010101010101ULL);
+}
+
+/* %0<width>X, width at most 8 */
 static char *put_hex(char *p, __u64 v, int width)
 {
-	char tmp[16];
-	int n = 0;
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
+	__u64 digits;
 
-	do {
-		tmp[n++] = hex_digits[v & 15];
-		v >>= 4;
-	} while (v);
-	while (n < width)
-		tmp[n++] = '0';
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	if (n < width)
+		n = width;
+	if (n > 8) {
+		p = put_hex(p, v >> 32, n - 8);
+		v &= 0xffffffff;
+		n = 8;
+	}
+	digits = hex8(v);
+	memcpy(p, (char *)&digits + 8 - n, n);
+	return p + n;
 }
 
 /* %<width>u */
 static char *put_dec(char *p, __u64 v, int width)
 {
-	char tmp[20];
-	int n = 0;
+	char tmp[20], *end = tmp + sizeof(tmp), *d = end;
+	int n;
 
 	do {
-		tmp[n++] = '0' + v % 10;
+		*--d = '0' + v % 10;
 		v /= 10;
 	} while (v);
-	for (; width > n; width--)
-		*p++ = ' ';
-	while (n)
-		*p++ = tmp[--n];
-	return p;
+	n = end - d;
+	if (width > n) {
+		memset(p, ' ', width - n);
+		p += width - n;
+	}
+	memcpy(p, d, n);
+	return p + n;
 }
 
 static char *put_sdec(char *p, __s64 v)
@@ -671,8 +700,10 @@ char *format_proc_row(char *p, const struct sockiter_proto *proto,
 		p = put_sdec(p, r->ssthresh);
 	}
 	/* seq_pad(): IPv4 rows are as wide as their header */
-	while (r->family == FAMILY_V4 && p - start < proto->width4)
-		*p++ = ' ';
+	if (r->family == FAMILY_V4 && p - start < proto->width4) {
+		memset(p, ' ', proto->width4 - (p - start));
+		p = start + proto->width4;
+	}
 	*p++ = '\n';
 	return p;
 }
@@ -695,28 +726,37 @@ static char *put_header(char *p, const struct sockiter *it, int family)
 	return p;
 }
 
+static void write_out(const char *buf, size_t len)
+{
+	if (write_all(STDOUT_FILENO, buf, len) < 0)
+		die("writing: %s", strerror(errno));
+}
+
+/* The whole walk is in rows: written in pieces that stay in the cache. */
 static void print_proc(const struct sockiter *it, const struct row *rows,
 		       size_t n)
 {
-	char *out = malloc((n + 2) * ROW_MAX), *p = out;
+	static char out[256 * 1024];
+	char *p = out;
 	size_t i = 0;
 	int family;
 
-	if (!out)
-		die("out of memory");
+	fflush(stdout);
 	for (family = FAMILY_V4; family <= FAMILY_V6; family++) {
 		if (!(it->config.filter.families & (1 << family)))
 			continue;
 		if (!it->no_header)
 			p = put_header(p, it, family);
-		for (; i < n && rows[i].r.family == family; i++)
+		for (; i < n && rows[i].r.family == family; i++) {
+			if (out + sizeof(out) - p < ROW_MAX) {
+				write_out(out, p - out);
+				p = out;
+			}
 			p = format_proc_row(p, it->proto, &rows[i].r,
 					    rows[i].ptr, rows[i].ptr_len);
+		}
 	}
-	fflush(stdout);
-	if (write_all(STDOUT_FILENO, out, p - out) < 0)
-		die("writing: %s", strerror(errno));
-	free(out);
+	write_out(out, p - out);
 }
 
 /* ---- the other forms ---- */
@@ -827,18 +867,16 @@ static void dump(const struct sockiter *it, int link,
 		 const struct sockiter_prog *prog, const char *netns)
 {
 	struct row *rows;
-	size_t len, n, i;
-	char *buf;
+	size_t n, i;
 
 	if (it->output == OUT_COUNT)
 		memset(prog->counts, 0, sizeof(prog->counts[0]) * 2);
-	buf = read_iter(link, &len);
+	rows = read_rows(link, it->config.want_pointer, &n);
 	if (it->output == OUT_COUNT) {
-		free(buf);
+		free(rows);
 		print_counts(it, prog->counts);
 		return;
 	}
-	rows = parse_rows(buf, len, it->config.want_pointer, &n);
 	if (it->proto->sort_by_sl)
 		qsort(rows, n, sizeof(*rows), by_slot);
 	else
@@ -852,7 +890,6 @@ static void dump(const struct sockiter *it, int link,
 			print_json_row(it, &rows[i], netns);
 	fflush(stdout);
 	free(rows);
-	free(buf);
 }
 
 /* ---- network namespaces ---- */
