@@ -588,34 +588,46 @@ static __u64 hex8(__u32 v)
 	       7 * ((x + 0x0606060606060606ULL) >> 4 & 0x0101010101010101ULL);
 }
 
+/* v as exactly n hex digits, n <= 8 and v < 16^n: %0<n>X */
+static inline char *put_hex_n(char *p, __u32 v, int n)
+{
+	__u64 digits = hex8(v);
+
+	memcpy(p, (char *)&digits + 8 - n, n);
+	return p + n;
+}
+
 /* %0<width>X, width at most 8 */
 static char *put_hex(char *p, __u64 v, int width)
 {
 	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
-	__u64 digits;
 
 	if (n < width)
 		n = width;
 	if (n > 8) {
 		p = put_hex(p, v >> 32, n - 8);
-		v &= 0xffffffff;
-		n = 8;
+		return put_hex_n(p, v, 8);
 	}
-	digits = hex8(v);
-	memcpy(p, (char *)&digits + 8 - n, n);
-	return p + n;
+	return put_hex_n(p, v, n);
 }
 
-/* %<width>u */
+#define DEC_PAIRS(t) t "0" t "1" t "2" t "3" t "4" t "5" t "6" t "7" t "8" t "9"
+static const char dec_pairs[] = DEC_PAIRS("0") DEC_PAIRS("1") DEC_PAIRS("2")
+	DEC_PAIRS("3") DEC_PAIRS("4") DEC_PAIRS("5") DEC_PAIRS("6")
+	DEC_PAIRS("7") DEC_PAIRS("8") DEC_PAIRS("9");	/* "00" to "99" */
+
+/* %<width>u, two digits a division */
 static char *put_dec(char *p, __u64 v, int width)
 {
 	char tmp[20], *end = tmp + sizeof(tmp), *d = end;
 	int n;
 
-	do {
-		*--d = '0' + v % 10;
-		v /= 10;
-	} while (v);
+	for (; v >= 100; v /= 100)
+		memcpy(d -= 2, dec_pairs + 2 * (v % 100), 2);
+	if (v >= 10)
+		memcpy(d -= 2, dec_pairs + 2 * v, 2);
+	else
+		*--d = '0' + v;
 	n = end - d;
 	if (width > n) {
 		memset(p, ' ', width - n);
@@ -640,9 +652,9 @@ static char *put_endpoint(char *p, const __u32 *addr, int family, __u16 port)
 	int i;
 
 	for (i = 0; i < (family == FAMILY_V4 ? 1 : 4); i++)
-		p = put_hex(p, addr[i], 8);
+		p = put_hex_n(p, addr[i], 8);
 	*p++ = ':';
-	p = put_hex(p, port, 4);
+	p = put_hex_n(p, port, 4);
 	*p++ = ' ';
 	return p;
 }
@@ -660,17 +672,17 @@ char *format_proc_row(char *p, const struct sockiter_proto *proto,
 	*p++ = ' ';
 	p = put_endpoint(p, r->src, r->family, r->sport);
 	p = put_endpoint(p, r->dst, r->family, r->dport);
-	p = put_hex(p, r->state, 2);
+	p = put_hex_n(p, r->state, 2);
 	*p++ = ' ';
-	p = put_hex(p, r->tx_queue, 8);
+	p = put_hex_n(p, r->tx_queue, 8);
 	*p++ = ':';
-	p = put_hex(p, r->rx_queue, 8);
+	p = put_hex_n(p, r->rx_queue, 8);
 	*p++ = ' ';
-	p = put_hex(p, r->timer, 2);
+	p = put_hex_n(p, r->timer, 2);
 	*p++ = ':';
 	p = put_hex(p, r->when, 8);
 	*p++ = ' ';
-	p = put_hex(p, r->retransmits, 8);
+	p = put_hex_n(p, r->retransmits, 8);
 	*p++ = ' ';
 	p = put_dec(p, r->uid, 5);
 	*p++ = ' ';
