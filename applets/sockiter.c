@@ -436,10 +436,8 @@ static int load(struct sockiter *it, const struct sockiter_loader *loader,
 		die("kernel has no BTF at /sys/kernel/btf/vmlinux");
 	it->config.hz = kernel_hz(it->verbose);
 	it->config.udp_header_wide = udp_header_wide();
-	err = loader->load_light(&it->config, prog);
-	if (err && it->verbose)
-		warn_msg("the kernel did not relocate the program (%s): "
-			 "libbpf does", strerror(-err));
+	/* -v: libbpf's messages, so libbpf loads */
+	err = it->verbose ? -1 : loader->load_light(&it->config, prog);
 	if (err)
 		err = loader->load_libbpf(&it->config, prog);
 	if (err && !iterator_exists(it->proto->iter_func))
