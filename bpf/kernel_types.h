@@ -4,9 +4,10 @@
  * fields used.  preserve_access_index makes every access a CO-RE
  * relocation, resolved by name against the running kernel's BTF at load
  * time, so the build never reads the building machine's kernel and the
- * order and offsets here do not matter.  A struct named foo___old is a
- * "flavour" of struct foo: libbpf matches it to foo, so fields that some
- * kernels lack can be tested with bpf_core_field_exists().
+ * order and offsets here do not matter.  Fields that some kernels lack
+ * are declared too, and tested with bpf_core_field_exists().  Each struct
+ * reached through a pointer costs libbpf (5.10's loader) one search of
+ * all the kernel's types: fields are reached from few of them.
  */
 #ifndef KERNEL_TYPES_H
 #define KERNEL_TYPES_H
@@ -127,6 +128,8 @@ struct sock {
 	 * counts drops here and leaves sk_drops at 0. */
 	struct numa_drop_counters *sk_drop_counters;
 	unsigned long sk_ino;			/* 6.18+ */
+	/* 6.19: "tcp: move icsk_retransmit_timer to sk" */
+	struct timer_list tcp_retransmit_timer;
 };
 
 struct inet_sock {
@@ -157,22 +160,10 @@ struct inet_connection_sock {
 		 * a bitfield: read with BPF_CORE_READ_BITFIELD. */
 		__u32 ato;
 	} icsk_ack;
-};
-
-/* Up to 6.14 the retransmit timer's expiry was copied into icsk_timeout;
- * "tcp: remove icsk->icsk_timeout" (6.15) reads the timer itself. */
-struct inet_connection_sock___old {
+	/* Up to 6.14 the retransmit timer's expiry was copied here; "tcp:
+	 * remove icsk->icsk_timeout" (6.15) reads the timer itself. */
 	unsigned long icsk_timeout;
-};
-
-/* 6.19 moved the retransmit and keepalive timers out of inet_connection
- * sock's reach: "tcp: move icsk_retransmit_timer to sk" puts the first in
- * struct sock, and the keepalive timer leaves sk_timer. */
-struct sock___new {
-	struct timer_list tcp_retransmit_timer;
-};
-
-struct inet_connection_sock___new {
+	/* 6.19: the keepalive timer leaves sk_timer */
 	struct timer_list icsk_keepalive_timer;
 };
 
@@ -217,6 +208,21 @@ struct udp_sock {
 	int forward_deficit;
 };
 
+/* Exist only on kernels whose iterators take a reference on each socket
+ * of a batch ("bpf: tcp: Support batching", 5.15; "bpf: udp: Implement
+ * batching for sockets iterator", 6.5): only their names are tested. */
+struct bpf_tcp_iter_state {
+	int unused;
+};
+
+struct bpf_udp_iter_state {
+	int unused;
+};
+
+#pragma clang attribute pop
+
+/* The iterators' contexts, the same since 5.8 and 5.9: read at fixed
+ * offsets, no relocation. */
 struct seq_file;
 
 struct bpf_iter_meta {
@@ -237,18 +243,5 @@ struct bpf_iter__udp {
 	uid_t uid __attribute__((aligned(8)));
 	int bucket __attribute__((aligned(8)));
 };
-
-/* Exist only on kernels whose iterators take a reference on each socket
- * of a batch ("bpf: tcp: Support batching", 5.15; "bpf: udp: Implement
- * batching for sockets iterator", 6.5): only their names are tested. */
-struct bpf_tcp_iter_state {
-	int unused;
-};
-
-struct bpf_udp_iter_state {
-	int unused;
-};
-
-#pragma clang attribute pop
 
 #endif

@@ -56,28 +56,27 @@ static __u32 refcnt(const struct sock_common *skc)
 }
 
 /* icsk_timeout(): the retransmit (or zero window probe) timer's expiry. */
-static unsigned long retransmit_expires(struct tcp_sock *tp)
+static unsigned long retransmit_expires(struct inet_connection_sock *icsk)
 {
-	struct inet_connection_sock___old *old = (void *)tp;
-	struct sock___new *sk = (void *)tp;
-
-	if (bpf_core_field_exists(sk->tcp_retransmit_timer))
-		return sk->tcp_retransmit_timer.expires;
-	if (bpf_core_field_exists(old->icsk_timeout))
-		return old->icsk_timeout;
-	return tp->inet_conn.icsk_retransmit_timer.expires;
+	if (bpf_core_field_exists(icsk->icsk_inet.sk.tcp_retransmit_timer))
+		return icsk->icsk_inet.sk.tcp_retransmit_timer.expires;
+	if (bpf_core_field_exists(icsk->icsk_timeout))
+		return icsk->icsk_timeout;
+	return icsk->icsk_retransmit_timer.expires;
 }
 
-/* The keepalive timer: sk_timer until 6.19 gave TCP its own (the same
- * change that moved the retransmit timer into struct sock). */
-static const struct timer_list *keepalive_timer(struct tcp_sock *tp)
+/* Whether the keepalive timer is pending, and its expiry: sk_timer until
+ * 6.19 gave TCP its own (the change that moved the retransmit timer into
+ * struct sock). */
+static bool keepalive_pending(struct inet_connection_sock *icsk,
+			      unsigned long *expires)
 {
-	struct inet_connection_sock___new *icsk = (void *)tp;
-	struct sock___new *sk = (void *)tp;
-
-	if (bpf_core_field_exists(sk->tcp_retransmit_timer))
-		return &icsk->icsk_keepalive_timer;
-	return &tp->inet_conn.icsk_inet.sk.sk_timer;
+	if (bpf_core_field_exists(icsk->icsk_inet.sk.tcp_retransmit_timer)) {
+		*expires = icsk->icsk_keepalive_timer.expires;
+		return icsk->icsk_keepalive_timer.entry.pprev;
+	}
+	*expires = icsk->icsk_inet.sk.sk_timer.expires;
+	return icsk->icsk_inet.sk.sk_timer.entry.pprev;
 }
 
 /* inet_csk_in_pingpong_mode(): the threshold is 1 since 5.19 (and 5.10
@@ -88,7 +87,7 @@ static __u32 pingpong(struct tcp_sock *tp)
 	struct inet_connection_sock *icsk = &tp->inet_conn;
 	__u8 thresh = 1;
 
-	if (bpf_core_field_exists(struct netns_ipv4, sysctl_tcp_pingpong_thresh))
+	if (bpf_core_field_exists(struct net, ipv4.sysctl_tcp_pingpong_thresh))
 		thresh = icsk->icsk_inet.sk.__sk_common.skc_net.net->ipv4
 				.sysctl_tcp_pingpong_thresh;
 	return icsk->icsk_ack.pingpong >= thresh;
@@ -98,8 +97,8 @@ static void read_full(struct sock_rec *r, struct tcp_sock *tp)
 {
 	struct inet_connection_sock *icsk = &tp->inet_conn;
 	struct sock *sk = &icsk->icsk_inet.sk;
-	const struct timer_list *keepalive = keepalive_timer(tp);
 	__u8 pending = icsk->icsk_pending;
+	unsigned long keepalive;
 	__s32 rx;
 
 	r->kind = KIND_FULL;
@@ -109,10 +108,10 @@ static void read_full(struct sock_rec *r, struct tcp_sock *tp)
 	if (pending == ICSK_TIME_RETRANS || pending == ICSK_TIME_REO_TIMEOUT ||
 	    pending == ICSK_TIME_LOSS_PROBE || pending == ICSK_TIME_PROBE0) {
 		r->timer = pending == ICSK_TIME_PROBE0 ? 4 : 1;
-		r->when = timer_delta(retransmit_expires(tp));
-	} else if (keepalive->entry.pprev) {
+		r->when = timer_delta(retransmit_expires(icsk));
+	} else if (keepalive_pending(icsk, &keepalive)) {
 		r->timer = 2;
-		r->when = timer_delta(keepalive->expires);
+		r->when = timer_delta(keepalive);
 	}
 	r->tx_queue = tp->write_seq - tp->snd_una;
 	rx = tp->rcv_nxt - tp->copied_seq;
@@ -200,17 +199,19 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 	read_addrs(&r, skc);
 	r.dport = bpf_ntohs(skc->skc_dport);
 	r.state = skc->skc_state;
+	/* The TCP structs begin with the generic ones: casts, not member
+	 * accesses, that would each be a struct for libbpf to look up. */
 	if (r.state == TCP_TIME_WAIT) {
 		tw = bpf_skc_to_tcp_timewait_sock(skc);
 		if (!tw)
 			return 0;
-		read_timewait(&r, &tw->tw_sk);
+		read_timewait(&r, (struct inet_timewait_sock *)tw);
 	} else if (r.state == TCP_NEW_SYN_RECV) {
 		req = bpf_skc_to_tcp_request_sock(skc);
 		if (!req)
 			return 0;
 		r.uid = ctx->uid;
-		read_request(&r, &req->req.req);
+		read_request(&r, (struct request_sock *)req);
 	} else {
 		tp = bpf_skc_to_tcp_sock(skc);
 		if (!tp)
