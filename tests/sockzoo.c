@@ -482,6 +482,8 @@ static int churn(long seconds)
 	time_t end = time(NULL) + seconds;
 	int lfd4, lfd6, round;
 
+	/* Dies with the test that started it, killed or not. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	loopback_up();
 	lfd4 = tcp_listener("127.0.0.1", ZOO_PORT + 20, -1, 128);
 	lfd6 = tcp_listener("::1", ZOO_PORT + 20, 1, 128);
