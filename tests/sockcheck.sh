@@ -68,6 +68,9 @@ compare() {
 	if [ $status -ne 0 ] || [ -s "$W/err" ]; then
 		fail "$name" "command: $*" "exit status $status" \
 			"stderr: $(cat "$W/err")"
+	elif [ $rc -eq 3 ]; then
+		fail "$name" "command: $*" "$(cat "$W/diff")" \
+			"$(diff "$W/before" "$W/after" | head -20)"
 	elif [ $rc -ne 0 ]; then
 		fail "$name" "command: $*" "$(cat "$W/diff")"
 	elif [ "$(cat "$W/diff")" = "equal: 0 sockets" ] &&
