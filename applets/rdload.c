@@ -69,6 +69,7 @@ KIT_APPLET(rdload, "load a RAM-disk image into /dev/ramN as the kernel does",
 #define WRITE_SIZE	(512 << 10)	/* one write: fits a core's L2 cache */
 #define IN_CHUNK	(1 << 20)	/* one read of compressed data */
 #define IN_SIZE		LZ4_COMPRESSBOUND(OUT_SIZE)
+#define VERIFY_SPAN	(1 << 20)	/* --verify sums each MiB apart */
 #define STOP		1		/* head seen, -i wants no more */
 
 struct load;
@@ -136,7 +137,8 @@ struct load {
 	struct ident id;
 	uint64_t image_kib;		/* 0: unknown */
 	bool head_checked, head_only, quiet, progress, verify;
-	uLong crc;			/* of what was written, for --verify */
+	uint32_t *sums;			/* --verify: CRC-32 of each MiB */
+	size_t nsums;
 	char error[512];		/* the first error */
 };
 
@@ -416,6 +418,36 @@ static void show_progress(struct load *ld, uint64_t before)
 			(unsigned long long)(ld->queued >> 20));
 }
 
+/*
+ * --verify: the CRC-32 of each MiB as it goes to the target (at offset
+ * queued), so that reading back can name the first MiB that differs.
+ */
+static int sum_written(struct load *ld, const unsigned char *p, size_t len)
+{
+	uint64_t pos = ld->queued;
+	size_t span, i, more;
+	uint32_t *sums;
+
+	for (; len; p += span, pos += span, len -= span) {
+		i = pos / VERIFY_SPAN;
+		span = VERIFY_SPAN - pos % VERIFY_SPAN;
+		if (span > len)
+			span = len;
+		if (i >= ld->nsums) {
+			more = ld->nsums ? 2 * ld->nsums : 64;
+			sums = realloc(ld->sums, more * sizeof(*sums));
+			if (!sums)
+				return fail(ld, "out of memory for --verify");
+			memset(sums + ld->nsums, 0,
+			       (more - ld->nsums) * sizeof(*sums));
+			ld->sums = sums;
+			ld->nsums = more;
+		}
+		ld->sums[i] = crc32_z(ld->sums[i], p, span);
+	}
+	return 0;
+}
+
 /* Hands the buffer to write() and goes on in the spare one. */
 static int out_flush(struct load *ld)
 {
@@ -432,8 +464,8 @@ static int out_flush(struct load *ld)
 			    (unsigned long long)bytes_to_kib(ld->queued +
 							      ld->fill),
 			    (unsigned long long)(ld->capacity / BLOCK));
-	if (ld->verify)
-		ld->crc = crc32_z(ld->crc, full, ld->fill);
+	if (ld->verify && sum_written(ld, full, ld->fill))
+		return -1;
 	if (ld->write(ld, full, ld->fill))
 		return -1;
 	ld->queued += ld->fill;
@@ -1378,26 +1410,31 @@ static void start_writer(struct target *t)
 /* Reads back what was written, from the device and not the page cache. */
 static int verify_target(struct load *ld, struct target *t)
 {
-	uLong crc = 0;
 	uint64_t pos;
+	size_t want, got;
 	ssize_t n;
-	size_t want;
 
 	posix_fadvise(t->fd, 0, 0, POSIX_FADV_DONTNEED);
-	for (pos = 0; pos < ld->written; pos += n) {
-		want = ld->written - pos < OUT_SIZE ? ld->written - pos :
-						      OUT_SIZE;
-		n = pread(t->fd, ld->out, want, pos);
-		if (n <= 0)
-			return fail(ld, "RAMDISK: verify: cannot read %s back "
-				    "at %llu: %s", t->path,
+	for (pos = 0; pos < ld->written; pos += want) {
+		want = ld->written - pos < VERIFY_SPAN ? ld->written - pos :
+							VERIFY_SPAN;
+		for (got = 0; got < want; got += n) {
+			n = pread(t->fd, ld->out + got, want - got, pos + got);
+			if (n <= 0)
+				return fail(ld, "RAMDISK: verify: cannot read "
+					    "%s back at %llu: %s", t->path,
+					    (unsigned long long)(pos + got),
+					    n ? strerror(errno) :
+						"end of device");
+		}
+		if (crc32_z(0, ld->out, want) != ld->sums[pos / VERIFY_SPAN])
+			return fail(ld, "RAMDISK: verify failed: %s reads "
+				    "back other bytes than were written, "
+				    "in MiB %llu (bytes %llu-%llu)", t->path,
+				    (unsigned long long)(pos / VERIFY_SPAN),
 				    (unsigned long long)pos,
-				    n ? strerror(errno) : "end of device");
-		crc = crc32_z(crc, ld->out, n);
+				    (unsigned long long)(pos + want - 1));
 	}
-	if (crc != ld->crc)
-		return fail(ld, "RAMDISK: verify failed: %s does not read back "
-			    "what was written", t->path);
 	say(ld, "RAMDISK: verified %lluKiB",
 	    (unsigned long long)bytes_to_kib(ld->written));
 	return 0;

@@ -687,6 +687,54 @@ static void test_names(void)
 	remove(dir);
 }
 
+/*
+ * --verify: sums taken in pieces that straddle MiB boundaries, read back
+ * from a file; one changed byte is named by its MiB.
+ */
+static void test_verify(void)
+{
+	static struct load ld;
+	static unsigned char out[OUT_SIZE];
+	const size_t len = (7 << 19) + 123, pieces[] = { 1, 777777, 3 << 20 };
+	char path[] = "/tmp/rdload-unit-verify.XXXXXX";
+	struct target t = { .path = path };
+	unsigned char *data = malloc(len), byte;
+	size_t i, n;
+	bool ok = true;
+
+	t.fd = mkstemp(path);
+	if (!data || t.fd < 0)
+		abort();
+	for (i = 0; i < len; i++)
+		data[i] = i * 2654435761u >> 24;
+	ld.verify = true;
+	ld.out = out;
+	for (i = 0; i < len; i += n) {
+		n = pieces[i % 3] < len - i ? pieces[i % 3] : len - i;
+		ok &= !sum_written(&ld, data + i, n);
+		ld.queued += n;
+	}
+	ld.written = len;
+	ok &= write(t.fd, data, len) == (ssize_t)len;
+	check(ok && ld.nsums >= 4 && !verify_target(&ld, &t),
+	      "--verify: the same bytes read back, summed in uneven pieces");
+	byte = data[(5 << 19) + 10] ^ 1;
+	ok &= pwrite(t.fd, &byte, 1, (5 << 19) + 10) == 1;
+	check(ok && verify_target(&ld, &t) < 0 &&
+	      strstr(ld.error, "in MiB 2 (bytes 2097152-3145727)"),
+	      "--verify: one byte changed in MiB 2 is found there");
+	ld.error[0] = 0;
+	ok &= !ftruncate(t.fd, 2 << 20);
+	check(ok && verify_target(&ld, &t) < 0 &&
+	      strstr(ld.error, "cannot read") &&
+	      strstr(ld.error, "at 2097152: end of device"),
+	      "--verify: a target that ends early is an error");
+	close(t.fd);
+	unlink(path);
+	free(ld.sums);
+	free(data);
+}
+
 int main(void)
 {
 	size_t len, i;
@@ -704,6 +752,7 @@ int main(void)
 	test_old_gzip();
 	test_identify_only(img, len);
 	test_names();
+	test_verify();
 	free(img);
 	return failures ? 1 : 0;
 }
