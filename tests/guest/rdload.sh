@@ -1,9 +1,10 @@
-# modules: brd romfs minix squashfs ext4 crc32c_generic
+# modules: brd romfs minix squashfs ext4 crc32c_generic dm_mod dm_zero
 # rdload into brd (/dev/ramN) on each kernel the VM rig boots: every image
 # tests/guest/rdload.host made (tests/rdimages, 1 MiB filesystems) loaded,
 # compared byte for byte and mounted (Debian builds no cramfs: that one is
 # compared only); the default target /dev/ram0, created when missing; a
-# brd too small; a mounted one.  Each target holds a known pattern first:
+# brd too small; a mounted one; device-mapper devices that lose writes or
+# fail them.  Each target holds a known pattern first:
 # only what rdload wrote may change.  crc32c_generic: ext4 (which mounts
 # ext2 too) wants the crc32c hash, and no module depends on it.
 . /tests/lib.sh
@@ -138,5 +139,50 @@ for file in ext2.img ext2.img.gz; do
 		pass "rdload: $file too big for a 512 KiB brd: brd unchanged" ||
 		fail "rdload: $file too big for a 512 KiB brd: brd unchanged"
 done
+
+# Device-mapper devices (tests/dmtable.c) that do not keep what they are
+# given: 2 MiB of brd, then 6 MiB of "zero" (writes vanish, reads are
+# zeros) or of "error" (writes fail), loaded with the 4 MiB ext2.
+DM=$D/dmtable
+D4=/data/rdload4
+brd 1 2048
+
+# The first MiB of the 4 MiB image from MiB 2 on that is not all zeros:
+# the first that a "zero" target reads back different.
+first_lost_mib() {
+	for m in 2 3; do
+		if [ "$(dd if="$D4/ext2.img" bs=1M skip=$m count=1 2>/dev/null |
+			tr -d '\000' | wc -c)" -gt 0 ]; then
+			echo $m
+			return
+		fi
+	done
+	echo none
+}
+
+if dev=$($DM create kit-lose "0 4096 linear /dev/ram0 0" "4096 12288 zero"); then
+	m=$(first_lost_mib)
+	expect_err "rdload --verify: a device that loses writes fails, in MiB $m" \
+		1 "^rdload: RAMDISK: verify failed: $dev reads back other bytes than were written, in MiB $m \(bytes $((m << 20))-$((((m + 1) << 20) - 1))\); 4194304 bytes written to $dev\$" \
+		$KIT rdload -q --verify -o "$dev" "$D4/ext2.img.gz"
+	expect "rdload without --verify: the same load looks fine" 0 "" \
+		$KIT rdload -q -o "$dev" "$D4/ext2.img.gz"
+	$DM remove kit-lose
+else
+	fail "dmtable: a device of brd and zero"
+fi
+
+fill /dev/ram0
+if dev=$($DM create kit-fail "0 4096 linear /dev/ram0 0" "4096 12288 error"); then
+	expect_err "rdload: a device that fails writes: the error and a count" \
+		1 "^rdload: .*Input/output error; [0-9]+ bytes written to $dev\$" \
+		$KIT rdload -q -o "$dev" "$D4/ext2.img.gz"
+	cmp -s -n 2097152 "$D4/ext2.img" /dev/ram0 &&
+		pass "rdload: a device that fails writes: what it kept is the image" ||
+		fail "rdload: a device that fails writes: what it kept is the image"
+	$DM remove kit-fail
+else
+	fail "dmtable: a device of brd and error"
+fi
 rmmod brd
 echo "rdload: guest checks took $(($(date +%s) - t0))s"
