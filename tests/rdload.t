@@ -390,6 +390,31 @@ run_rdload -o "$big" --prompt "$work"/vol.{1,2} </dev/null
 refused "rdload: --prompt with no ENTER: error, nothing past what was written" \
 	"$big" "no ENTER.*bytes written"
 
+# On a terminal (script(1) gives rdload a pty, as its controlling one) the
+# ENTER comes from /dev/tty, stdin being /dev/null, and the terminal shows
+# the prompt and the progress line.
+fill "$big"
+printf '\n' | script -qec "'$KIT' rdload -o '$big' --prompt '$work/vol.1' \
+	'$work/vol.2' </dev/null" /dev/null >"$work/tty" 2>&1
+status=$?
+bytes=$(stat -c %s "$img/ext2.img")
+if [ "$status" -ne 0 ] || ! grep -q "insert disk #2 ($work/vol.2)" "$work/tty"; then
+	fail "rdload: --prompt on a terminal reads ENTER from /dev/tty" \
+		"exit status $status" "terminal: $(cat -v "$work/tty")"
+elif ! cmp -s -n "$bytes" "$img/ext2.img" "$big" ||
+     ! untouched_past "$big" "$bytes"; then
+	fail "rdload: --prompt on a terminal reads ENTER from /dev/tty" \
+		"$big does not hold the image and the pattern after it"
+else
+	pass "rdload: --prompt on a terminal reads ENTER from /dev/tty"
+fi
+if grep -q "RAMDISK: [0-9]* MiB loaded" "$work/tty"; then
+	pass "rdload: a terminal shows the progress line"
+else
+	fail "rdload: a terminal shows the progress line" \
+		"terminal: $(cat -v "$work/tty")"
+fi
+
 # ---- Other refusals ----
 
 fill "$big"
