@@ -204,9 +204,38 @@ check_churn() {
 	fi
 }
 
+# A kernel with BTF but without the iterator (5.8 has BPF iterators, not
+# these): a vmlinux BTF that holds only "int" in place of the real one.
+# -v loads through libbpf, which looks the iterator up in that file (the
+# light skeleton asks the kernel itself); libbpf's messages come first.
+check_no_iterator() {
+	local name="$APPLET: kernel without the $P iterator"
+	local want="$APPLET: kernel has no BPF $P iterator (needs Linux 5.9 or later)"
+
+	# header (magic, version 1, 24 bytes; types at 0, 16 bytes; strings
+	# at 16, 5 bytes), INT "int" of 4 bytes, 32 bits, and the strings
+	printf '\237\353\001\000\030\000\000\000\000\000\000\000'\
+'\020\000\000\000\020\000\000\000\005\000\000\000'\
+'\001\000\000\000\000\000\000\001\004\000\000\000'\
+'\040\000\000\000\000int\000' >"$W/int.btf"
+	unshare -m sh -c 'mount -t tmpfs none /sys/kernel/btf &&
+		cp "$0" /sys/kernel/btf/vmlinux && exec "$1" "$2" -v' \
+		"$W/int.btf" "$KIT" $APPLET >"$W/out" 2>"$W/err"
+	local status=$?
+	if [ $status -ne 1 ] || [ -s "$W/out" ] ||
+	   [ "$(tail -1 "$W/err")" != "$want" ]; then
+		fail "$name" "exit status $status, want 1" \
+			"stdout: $(head -3 "$W/out")" "stderr: $(cat "$W/err")" \
+			"want last: $want"
+	else
+		pass "$name"
+	fi
+}
+
 # A VM guest's checks (tests/guest/tcpiter.sh, udpiter.sh): the zoo in a
-# fresh netns, every output form, -N PID, pin and churn, on the booted
-# kernel; tests/guest/tcpiter.host put sockzoo and sockcompare in /data.
+# fresh netns, every output form, -N PID, pin, churn and the error for a
+# kernel without the iterator, on the booted kernel; tests/guest/
+# tcpiter.host put sockzoo and sockcompare in /data.
 guest_main() {
 	local pid
 
@@ -221,6 +250,7 @@ guest_main() {
 		compare "$APPLET -N PID" "" "$KIT" "$APPLET" -N "$ZOO"
 		check_pin
 		check_churn
+		check_no_iterator
 	else
 		fail "$APPLET: socket zoo starts"
 	fi

@@ -130,6 +130,7 @@ check_errors() {
 	expect_err "$a: kernel without BTF" 1 "^$a: .*BTF" \
 		unshare -m sh -c 'mount -t tmpfs none /sys/kernel/btf &&
 			exec "$0" "$1"' "$KIT" $a
+	check_no_iterator
 }
 
 # Preconditions every check needs; a missing one fails the whole suite.
