@@ -729,9 +729,11 @@ static void check_writable(const struct led *led, const char *attr)
 /*
  * One write(): sysfs parses each write by itself.  O_TRUNC is what a
  * shell's > does; sysfs ignores it, a fake tree in a test needs it.
+ * Returns 0, or -1 with the reason in why[WHY_SIZE].
  */
-static void write_attr(const struct led *led, const char *attr,
-		       const char *text)
+#define WHY_SIZE	(PATH_MAX + 256)
+static int write_attr(const struct led *led, const char *attr,
+		      const char *text, char *why)
 {
 	size_t len = strlen(text);
 	char path[PATH_MAX];
@@ -740,36 +742,86 @@ static void write_attr(const struct led *led, const char *attr,
 
 	attr_path(led->name, attr, path);
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		die("cannot open %s: %s", path, strerror(errno));
+	if (fd < 0) {
+		snprintf(why, WHY_SIZE, "cannot open %s: %s", path,
+			 strerror(errno));
+		return -1;
+	}
 	n = write(fd, text, len);
 	if (n != (ssize_t)len)
-		die("%s refused '%.*s': %s", path, (int)len - 1, text,
-		    n < 0 ? strerror(errno) : "short write");
+		snprintf(why, WHY_SIZE, "%s refused '%.*s': %s", path,
+			 (int)len - 1, text,
+			 n < 0 ? strerror(errno) : "short write");
 	close(fd);
+	return n == (ssize_t)len ? 0 : -1;
 }
 
-static void write_led(const struct led *led, int intensities)
+/*
+ * The intensities (unless NULL), then the brightness (unless negative);
+ * *taken counts the writes the LED took.
+ */
+static int write_state(const struct led *led, const long *intensity,
+		       long brightness, int *taken, char *why)
 {
 	char text[MAX_COLORS * 24];
 
-	if (intensities) {
-		format_intensities(led->new_intensity, led->ncolors, text,
+	*taken = 0;
+	if (intensity) {
+		format_intensities(intensity, led->ncolors, text,
 				   sizeof(text));
-		write_attr(led, "multi_intensity", text);
+		if (write_attr(led, "multi_intensity", text, why))
+			return -1;
+		(*taken)++;
 	}
-	if (led->new_brightness >= 0) {
-		snprintf(text, sizeof(text), "%ld\n", led->new_brightness);
-		write_attr(led, "brightness", text);
+	if (brightness >= 0) {
+		snprintf(text, sizeof(text), "%ld\n", brightness);
+		if (write_attr(led, "brightness", text, why))
+			return -1;
+		(*taken)++;
 	}
+	return 0;
 }
 
-/* Every LED is checked before the first write, so a refusal changes nothing. */
+/*
+ * The kernel refused a write to leds[failed] after taking `taken` of its
+ * writes (a LED whose sysfs a flash driver holds refuses brightness):
+ * the LEDs before it, and what it took, get their old state back, so
+ * that a set changes all of its LEDs or none.  Then exits with why.
+ */
+static void put_back(const struct led *leds, int failed, int taken,
+		     int intensities, const char *why)
+{
+	char again[WHY_SIZE];
+	long brightness;
+	int i, n;
+
+	for (i = 0; i <= failed; i++) {
+		brightness = leds[i].new_brightness >= 0 ?
+			     leds[i].brightness : -1;
+		if (i == failed && !taken)
+			break;
+		if (i == failed)	/* it took the intensities only */
+			brightness = -1;
+		if (write_state(&leds[i], intensities ? leds[i].intensity :
+				NULL, brightness, &n, again))
+			die("%s; putting %s back failed too: %s", why,
+			    leds[i].name, again);
+	}
+	if (failed || taken)
+		die("%s; the LEDs are as they were before", why);
+	die("%s", why);
+}
+
+/*
+ * Every LED is checked before the first write, so a refusal changes
+ * nothing; a write the kernel refuses all the same is undone.
+ */
 static int set(const char *pattern, const char *bright_arg, int argc,
 	       char **argv)
 {
 	struct request req = { 0 };
-	int i, n, intensities = argc > 0;
+	int i, n, taken, intensities = argc > 0;
+	char why[WHY_SIZE];
 	struct led *leds;
 
 	parse_request(&req, bright_arg, argc, argv);
@@ -784,7 +836,10 @@ static int set(const char *pattern, const char *bright_arg, int argc,
 			check_writable(&leds[i], "brightness");
 	}
 	for (i = 0; i < n; i++)
-		write_led(&leds[i], intensities);
+		if (write_state(&leds[i], intensities ?
+				leds[i].new_intensity : NULL,
+				leds[i].new_brightness, &taken, why))
+			put_back(leds, i, taken, intensities, why);
 	return 0;
 }
 

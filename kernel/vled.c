@@ -13,6 +13,10 @@
  * class computes, is readable, in multi_index order, from
  *
  *   /sys/devices/platform/vled/components/NAME   e.g. "green 21 blue 113 red 69"
+ *
+ * busy=NAME[,NAME]... disables the sysfs of those LEDs, as a flash driver
+ * does while V4L2 holds its LED: the class refuses writes to brightness
+ * (EBUSY), for tests of what userspace does then.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -70,6 +74,10 @@ static const struct kernel_param_ops led_param_ops = {
 };
 module_param_cb(led, &led_param_ops, &led, 0);
 MODULE_PARM_DESC(led, "LEDs to create: NAME/COLOR+COLOR+.../MAX[,...] (default: multicolor:status/green+blue+red/255)");
+
+static char *busy;
+module_param(busy, charp, 0);
+MODULE_PARM_DESC(busy, "LEDs whose brightness the class refuses to write: NAME[,NAME...]");
 
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
 static const char *color_name(unsigned int id)
@@ -288,6 +296,37 @@ static int register_led(struct vled *v)
 	return 0;
 }
 
+/* Is NAME in the comma-separated list busy=? */
+static bool is_busy(const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = busy;
+
+	while (p && *p) {
+		if (!strncmp(p, name, len) && (p[len] == ',' || !p[len]))
+			return true;
+		p = strchr(p, ',');
+		if (p)
+			p++;
+	}
+	return false;
+}
+
+static void make_busy(void)
+{
+	struct led_classdev *cdev;
+	unsigned int i;
+
+	for (i = 0; i < num_vleds; i++) {
+		cdev = &vleds[i].mc.led_cdev;
+		if (!is_busy(cdev->name))
+			continue;
+		mutex_lock(&cdev->led_access);
+		led_sysfs_disable(cdev);
+		mutex_unlock(&cdev->led_access);
+	}
+}
+
 static void unregister_leds(unsigned int n)
 {
 	while (n--)
@@ -346,6 +385,7 @@ static int __init vled_init(void)
 	ret = add_components();
 	if (ret)
 		goto err_leds;
+	make_busy();
 	return 0;
 err_leds:
 	unregister_leds(num_vleds);

@@ -244,6 +244,26 @@ refuse "mcled refuses: a path for -l" 2 "^mcled: -l takes a LED name or glob, no
 refuse "mcled refuses: no such LED" 1 "^mcled: no LED named 'nosuch' in /sys/class/leds$" \
 	$KIT mcled -l nosuch get
 
+# --- the kernel refuses a write after others went in: all put back ----
+# vled's busy= disables a LED's sysfs as a flash driver does while V4L2
+# holds it: the class refuses to write its brightness (EBUSY), after the
+# LEDs before it in the glob took their values.
+B=busy:a/red+green+blue/255,busy:b/red+green+blue/255,busy:c/red+green+blue/255
+if load led=$B busy=busy:b && $KIT mcled -l 'busy:[ac]' -b 100 set 10 20 30
+then
+	refuse "mcled: a LED refuses brightness midway: all put back" 1 \
+		"^mcled: $LEDS/busy:b/[a-z_]* refused '[0-9 ]*': Device or resource busy; the LEDs are as they were before$" \
+		$KIT mcled -l 'busy:*' -b 255 set 200 100 50
+	refuse "mcled: a LED refuses -b midway: all put back" 1 \
+		"^mcled: $LEDS/busy:b/brightness refused '7': Device or resource busy; the LEDs are as they were before$" \
+		$KIT mcled -l 'busy:*' -b 7
+	refuse "mcled: the first LED refuses: nothing to put back" 1 \
+		"^mcled: $LEDS/busy:b/brightness refused '7': Device or resource busy$" \
+		$KIT mcled -l 'busy:[bc]' -b 7
+else
+	fail "vled: busy= LEDs load and take values"
+fi
+
 # --- vled refuses bad parameters, and leaves nothing behind ------------
 # bad_param NAME PATTERN PARAM: insmod fails and dmesg's last line says why.
 bad_param() {
