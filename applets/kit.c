@@ -46,39 +46,44 @@ static int by_name(const void *x, const void *y)
 		      (*(const struct applet **)y)->name);
 }
 
-/* The applets sorted by name: the linker's order is the link order. */
-static size_t sorted_applets(const struct applet **list)
+/* The applets sorted by name (the linker's order is the link order). */
+static const struct applet **sorted_applets(size_t *count)
 {
-	const struct applet *a;
+	const struct applet **list, *a;
 	size_t n = 0;
 
+	list = calloc(__stop_kit_applets - __start_kit_applets,
+		      sizeof(*list));
+	if (!list)
+		die("out of memory");
 	for_each_applet(a)
 		list[n++] = a;
 	qsort(list, n, sizeof(*list), by_name);
-	return n;
+	*count = n;
+	return list;
 }
-
-#define MAX_APPLETS 64
 
 static int kit_help(void)
 {
-	const struct applet *list[MAX_APPLETS];
-	size_t i, n = sorted_applets(list);
+	size_t i, n;
+	const struct applet **list = sorted_applets(&n);
 
 	fputs(kit_usage, stdout);
 	printf("\nApplets:\n");
 	for (i = 0; i < n; i++)
 		printf("  %-10s %s\n", list[i]->name, list[i]->summary);
+	free(list);
 	return 0;
 }
 
 static int kit_list(void)
 {
-	const struct applet *list[MAX_APPLETS];
-	size_t i, n = sorted_applets(list);
+	size_t i, n;
+	const struct applet **list = sorted_applets(&n);
 
 	for (i = 0; i < n; i++)
 		puts(list[i]->name);
+	free(list);
 	return 0;
 }
 
@@ -90,7 +95,7 @@ static int applet_help(const char *name)
 		fprintf(stderr, "kit: applet not found: %s\n", name);
 		return EXIT_NOAPPLET;
 	}
-	fputs(a->usage, stdout);
+	print_usage(a->usage);
 	return 0;
 }
 
@@ -138,8 +143,7 @@ static int kit_install(int argc, char **argv)
 		die("--install: %s is not a directory", dir);
 	/* Link to the binary itself, wherever the command line found it. */
 	if (!realpath("/proc/self/exe", target))
-		die("cannot find my own path in /proc/self/exe: %s",
-		    strerror(errno));
+		die_errno("cannot find my own path in /proc/self/exe");
 	for_each_applet(a)
 		if (install_link(target, dir, a->name, symbolic))
 			failed = 1;
@@ -149,9 +153,11 @@ static int kit_install(int argc, char **argv)
 static int run_applet(const struct applet *a, int argc, char **argv)
 {
 	applet_name = a->name;
+	applet_usage = a->usage;
+	/* Until every applet parses with kit_getopt(), which does this. */
 	if (argc == 2 && (!strcmp(argv[1], "--help") ||
 			  !strcmp(argv[1], "-h"))) {
-		fputs(a->usage, stdout);
+		print_usage(a->usage);
 		return 0;
 	}
 	return a->main(argc, argv);
@@ -184,6 +190,7 @@ int main(int argc, char **argv)
 	const char *base = strrchr(argv[0], '/');
 	const struct applet *a;
 
+	atexit(close_stdout);
 	base = base ? base + 1 : argv[0];
 	a = find_applet(base);
 	if (a)

@@ -268,11 +268,9 @@ static int running_kernel_rounds(void)
 static const char *leds_dir(void)
 {
 	static char dir[PATH_MAX];
-	const char *root = getenv("KIT_SYSFS");
 
 	if (!*dir)
-		snprintf(dir, sizeof(dir), "%s/class/leds",
-			 root && *root ? root : "/sys");
+		snprintf(dir, sizeof(dir), "%s/class/leds", sysfs_root());
 	return dir;
 }
 
@@ -291,7 +289,7 @@ static void read_attr(const struct led *led, const char *attr, char *buf,
 
 	attr_path(led->name, attr, path);
 	if (read_text(path, buf, size) < 0)
-		die("cannot read %s: %s", path, strerror(errno));
+		die_errno("cannot read %s", path);
 }
 
 static long read_number(const struct led *led, const char *attr)
@@ -565,8 +563,6 @@ static int show(const char *pattern, int json, int get)
 		else
 			print_list(&leds[i]);
 	}
-	if (fflush(stdout) || ferror(stdout))
-		die("cannot write output: %s", strerror(errno));
 	return 0;
 }
 
@@ -723,7 +719,7 @@ static void check_writable(const struct led *led, const char *attr)
 		return;
 	if (errno == EACCES || errno == EPERM || errno == EROFS)
 		die("need root or write access to %s", path);
-	die("cannot write %s: %s", path, strerror(errno));
+	die_errno("cannot write %s", path);
 }
 
 /*
@@ -846,22 +842,16 @@ static int set(const char *pattern, const char *bright_arg, int argc,
 int mcled_main(int argc, char **argv)
 {
 	const char *pattern = NULL, *bright_arg = NULL, *cmd;
-	int opt, json = 0;
+	bool json = false;
+	int opt;
 
-	opterr = 0;
-	while ((opt = getopt(argc, argv, "+:l:jb:")) != -1) {
+	while ((opt = kit_getopt(argc, argv, "l:jb:", NULL)) != -1) {
 		if (opt == 'l')
 			pattern = optarg;
 		else if (opt == 'j')
-			json = 1;
-		else if (opt == 'b')
-			bright_arg = optarg;
-		else if (opt == ':')
-			die_usage("-%c needs an argument; see mcled --help",
-				  optopt);
+			json = true;
 		else
-			die_usage("unknown option -%c; see mcled --help",
-				  optopt);
+			bright_arg = optarg;
 	}
 	argc -= optind;
 	argv += optind;

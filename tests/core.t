@@ -4,6 +4,8 @@
 # shares (0, 1 runtime error, 2 usage error, 127 unknown applet).
 . "$TESTS/lib.sh"
 
+run_unit lib_unit
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; t_cleanup' EXIT
 # A copy of kit beside the link directories: hard links need one file system.
@@ -60,7 +62,7 @@ expect_err "core runtime error: 1" 1 \
 	"^kit: --install: $tmp/nosuch is not a directory\$" \
 	"$kit" --install "$tmp/nosuch"
 expect_err "applet usage error: 2, message starts with its name" 2 \
-	"^mcled: unknown option -x; see mcled --help\$" "$kit" mcled -x
+	"^mcled: unknown option '-x'; see 'mcled --help'\$" "$kit" mcled -x
 expect_err "applet runtime error: 1, message starts with its name" 1 \
 	"^mcled: no LED named 'x' in $tmp/class/leds\$" \
 	env KIT_SYSFS="$tmp" "$kit" mcled -l x get

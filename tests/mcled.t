@@ -5,11 +5,7 @@
 # tests/guest/mcled.sh, in the VMs.
 . "$TESTS/lib.sh"
 
-if [ -x "$O/mcled_unit" ]; then
-	"$O/mcled_unit" || echo "FAIL: mcled_unit exited with status $?"
-else
-	fail "mcled_unit" "$O/mcled_unit is missing: make unit"
-fi
+run_unit mcled_unit
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; t_cleanup' EXIT
@@ -132,7 +128,7 @@ check_json "get -j: values and rounding (5.10)" \
 	'd[0]["values"] == [21, 113, 69] and d[0]["rounding"] == "truncate"' \
 	env KIT_OSRELEASE=5.10.209 KIT_SYSFS="$SYS" "$KIT" mcled -j get
 expect_err "output that cannot be written is an error" 1 \
-	"^mcled: cannot write output: No space left on device\$" \
+	"^mcled: write error: No space left on device\$" \
 	sh -c 'KIT_SYSFS="$1" "$2" mcled list >/dev/full' sh "$SYS" "$KIT"
 
 tree_many
@@ -299,10 +295,10 @@ refuse "-b with get" 2 "mcled: -b goes with set, or alone" mcled -b 1 get
 refuse "get with arguments" 2 "mcled: get takes no arguments" mcled get red
 refuse "unknown command" 2 "mcled: unknown command 'show': list, get or set" \
 	mcled show
-refuse "unknown option" 2 "mcled: unknown option -x; see mcled --help" \
+refuse "unknown option" 2 "mcled: unknown option '-x'; see 'mcled --help'" \
 	mcled -x
 refuse "option without its argument" 2 \
-	"mcled: -l needs an argument; see mcled --help" mcled -l
+	"mcled: option '-l' needs a value; see 'mcled --help'" mcled -l
 refuse "-l with a path" 2 \
 	"mcled: -l takes a LED name or glob, not a path: ../x" mcled -l ../x get
 

@@ -1,14 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of mcled's parsing and arithmetic: its static functions. */
 #include "../applets/mcled.c"
-
-static int failed;
-
-static void check(const char *name, int ok)
-{
-	printf("%s: mcled_unit: %s\n", ok ? "PASS" : "FAIL", name);
-	failed |= !ok;
-}
+#include "unit.h"
 
 static void test_colors(void)
 {
@@ -220,5 +213,5 @@ int main(void)
 	test_driven();
 	test_kernel_rounds();
 	test_glob();
-	return failed;
+	return unit_status();
 }
