@@ -190,7 +190,7 @@ int main(int argc, char **argv)
 	const char *base = strrchr(argv[0], '/');
 	const struct applet *a;
 
-	atexit(close_stdout);
+	check_stdout();
 	base = base ? base + 1 : argv[0];
 	a = find_applet(base);
 	if (a)

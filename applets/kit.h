@@ -51,12 +51,13 @@ void die_usage(const char *fmt, ...)
 void print_usage(const char *usage);
 
 /*
- * Registered by the core with atexit(): stdout's last writes and its
- * close are checked once for every applet, at a return from main and at
- * exit(): "APPLET: write error: No space left on device", exit 1.
- * Output written with write(1, ...) bypasses it: check those writes.
+ * check_stdout: called once by the core before the applet runs.  Every
+ * write through stdout, and its close, is then checked once for every
+ * applet, at a return from main and at exit() (not after die()):
+ * "APPLET: write error: No space left on device", exit 1.  Output written
+ * with write(1, ...) bypasses it: check those writes.
  */
-void close_stdout(void);
+void check_stdout(void);
 
 /*
  * kit_getopt: getopt_long() for every applet, called the same way (optarg

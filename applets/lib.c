@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kit: the few helpers every applet uses. */
+#define _GNU_SOURCE	/* fopencookie */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -76,21 +77,57 @@ void print_usage(const char *usage)
 	fputs("Exit status: 0 done, 1 runtime error, 2 usage error.\n", stdout);
 }
 
-void close_stdout(void)
-{
-	int failed;
+/* Why stdout's last write or its close failed; glibc keeps no reason. */
+static int stdout_errno;
 
-	/* After a failed write glibc keeps the buffer: flushing it again
-	 * gives the reason. */
-	errno = 0;
-	failed = fflush(stdout) || ferror(stdout);
-	if (!failed)
-		failed = fclose(stdout);
+static ssize_t stdout_write(void *cookie, const char *buf, size_t size)
+{
+	(void)cookie;
+	if (write_all(STDOUT_FILENO, buf, size) < 0) {
+		stdout_errno = errno;
+		return -1;
+	}
+	return size;
+}
+
+static int stdout_close(void *cookie)
+{
+	(void)cookie;
+	if (close(STDOUT_FILENO) && errno != EINTR) {
+		stdout_errno = errno;
+		return -1;
+	}
+	return 0;
+}
+
+static void close_stdout(void)
+{
+	/* fclose() flushes, but does not report an earlier failed write. */
+	bool failed = fflush(stdout) || ferror(stdout);
+
+	if (fclose(stdout))
+		failed = true;
 	if (!failed || dying)
 		return;
 	fprintf(stderr, "%s: write error: %s\n", applet_name,
-		strerror(errno ? errno : EIO));
+		strerror(stdout_errno ? stdout_errno : EIO));
 	_exit(EXIT_RUNTIME);
+}
+
+void check_stdout(void)
+{
+	static const cookie_io_functions_t io = {
+		.write = stdout_write,
+		.close = stdout_close,
+	};
+	FILE *out = fopencookie(NULL, "w", io);
+
+	if (!out)
+		die_errno("cannot set up stdout");
+	if (isatty(STDOUT_FILENO))
+		setvbuf(out, NULL, _IOLBF, 0);
+	stdout = out;
+	atexit(close_stdout);
 }
 
 /* The options kit_getopt() returned, in order, for opt_exclusive(). */

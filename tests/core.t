@@ -100,3 +100,35 @@ expect_err "--install: an existing file is reported" 0 \
 expect "--install: the existing file is left alone" 0 "keep" cat "$tmp/some/$first"
 expect "--install: the others are linked" 0 "$applets" \
 	sh -c 'ls "$1" | LC_ALL=C sort' sh "$tmp/some"
+
+# Output that cannot be written fails every applet, in the core: at exit
+# (return from main) as after its own fflush (tcpiter), one line, exit 1.
+exec 3<>/dev/udp/127.0.0.1/9	# a UDP socket, so udpiter -j has a row
+{ printf -- '-rom1fs-\0\0\004\0'; head -c 2000 /dev/zero; } >"$tmp/romfs.img"
+while read -r args; do
+	who=${args%% *}
+	case $who in -*) who=kit ;; esac
+	# shellcheck disable=SC2086
+	expect_err "stdout full: kit $args" 1 \
+		"^$who: write error: No space left on device\$" \
+		sh -c '"$@" >/dev/full' sh "$kit" $args
+done <<END
+--list
+--help
+--version
+--help mcled
+mcled -h
+mcled -j
+rdload -i $tmp/romfs.img
+tcpiter -c
+tcpiter -t
+tcpiter -j
+udpiter -j
+END
+expect "udpiter -j had a row to write: the test's UDP socket" 0 "yes" \
+	sh -c '"$1" udpiter -j | grep -q "\"remote_port\":9," && echo yes' \
+	sh "$kit"
+exec 3>&-
+expect_err "stdout full and another error: that error only" 1 \
+	"^mcled: no LED named 'x' in $tmp/class/leds\$" \
+	sh -c 'KIT_SYSFS="$2" "$1" mcled -l x get >/dev/full' sh "$kit" "$tmp"
