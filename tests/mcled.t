@@ -183,8 +183,8 @@ expect "set COLOR=V: others keep their intensity" 0 "43 0 255" \
 expect "set #RRGGBB: mapped through multi_index" 0 "43 226 138" \
 	sh -c 'KIT_SYSFS="$1" "$2" mcled set "#8A2BE2" && cat "$3"' \
 	sh "$SYS" "$KIT" "$LEDS/multicolor:status/multi_intensity"
-expect "set RRGGBB without #" 0 "128 0 255" \
-	sh -c 'KIT_SYSFS="$1" "$2" mcled set ff8000 && cat "$3"' \
+expect "set #RRGGBB, lower case" 0 "128 0 255" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled set "#ff8000" && cat "$3"' \
 	sh "$SYS" "$KIT" "$LEDS/multicolor:status/multi_intensity"
 expect "set leaves brightness alone" 0 "128" brightness multicolor:status
 expect "-b N alone" 0 "7" \
@@ -231,6 +231,30 @@ expect "-b N% on a glob: per LED max_brightness" 0 "25
 64" \
 	sh -c 'KIT_SYSFS="$1" "$2" mcled -l "rgb*" -b 25% && cat "$3/rgbw:light/brightness" "$3/rgb:kbd_backlight_1/brightness"' \
 	sh "$SYS" "$KIT" "$LEDS"
+
+# A bare word is a value whatever the number of channels (issue 8): six
+# digits that are also RRGGBB are read as sysfs reads them.
+rm -rf "$SYS"
+mkled white:lamp white 0 0 65535
+mkled rgb:wide "red green blue" "0 0 0" 0 65535
+expect "set 010000 on one channel: octal, 4096" 0 "4096" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -l white:lamp set 010000 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/white:lamp/multi_intensity"
+expect "set 012345 0 0 on three channels: octal 5349, 0, 0" 0 "5349 0 0" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -l rgb:wide set 012345 0 0 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/rgb:wide/multi_intensity"
+expect "set 0x8000: hex" 0 "32768" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -l white:lamp set 0x8000 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/white:lamp/multi_intensity"
+expect "set 12345 on one channel: decimal" 0 "12345" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -l white:lamp set 12345 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/white:lamp/multi_intensity"
+refuse "set ff8000 on one channel: write #ff8000" 2 \
+	"mcled: bad value 'ff8000': for a color write '#ff8000'; values are decimal, 0x hex or 0 octal" \
+	mcled -l white:lamp set ff8000
+refuse "-b N% is decimal: no 0x" 2 \
+	"mcled: bad brightness '0x32%': give 0 to max_brightness, or 0% to 100%" \
+	mcled -l white:lamp -b 0x32%
 
 # --- refusals ---------------------------------------------------------
 
@@ -280,8 +304,17 @@ refuse "negative value" 2 \
 refuse "bad #RRGGBB" 2 \
 	"mcled: bad color '#12345': give #RRGGBB, six hex digits" \
 	mcled set '#12345'
-refuse "two #RRGGBB" 2 "mcled: one #RRGGBB at a time: #ffffff and 000000" \
-	mcled set '#ffffff' 000000
+refuse "two #RRGGBB" 2 "mcled: one #RRGGBB at a time: #ffffff and #000000" \
+	mcled set '#ffffff' '#000000'
+refuse "RRGGBB without # is no value: write #RRGGBB" 2 \
+	"mcled: bad value 'ff8000': for a color write '#ff8000'; values are decimal, 0x hex or 0 octal" \
+	mcled set ff8000
+refuse "RRGGBB without #, with COLOR=V: write #RRGGBB" 2 \
+	"mcled: bad value 'ff8000': for a color write '#ff8000'; values are decimal, 0x hex or 0 octal" \
+	mcled set ff8000 white=40
+refuse "012345 0 0: three values, the first octal 5349" 2 \
+	"mcled: multicolor:status: green=5349 is above max_brightness 255" \
+	mcled set 012345 0 0
 refuse "positional mixed with COLOR=V" 2 \
 	"mcled: give all values in order, or COLOR=V and #RRGGBB, not both" \
 	mcled set 1 2 red=3
