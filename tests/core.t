@@ -7,7 +7,8 @@
 run_unit lib_unit
 
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"; t_cleanup' EXIT
+trap 'umount "$tmp/ro" 2>/dev/null; rm -rf "$tmp"; t_cleanup' EXIT
+chmod 755 "$tmp"	# the --install tests run as nobody too
 # A copy of kit beside the link directories: hard links need one file system.
 cp "$KIT" "$tmp/kit"
 kit=$tmp/kit
@@ -59,7 +60,7 @@ expect_err "--help of an unknown applet: 127" 127 \
 expect_err "core usage error: 2" 2 "^kit: --install takes \[-s\] DIR\$" \
 	"$kit" --install
 expect_err "core runtime error: 1" 1 \
-	"^kit: --install: $tmp/nosuch is not a directory\$" \
+	"^kit: --install: $tmp/nosuch does not exist; create it first \(mkdir -p $tmp/nosuch\)\$" \
 	"$kit" --install "$tmp/nosuch"
 expect_err "applet usage error: 2, message starts with its name" 2 \
 	"^mcled: unknown option '-x'; see 'mcled --help'\$" "$kit" mcled -x
@@ -132,3 +133,40 @@ exec 3>&-
 expect_err "stdout full and another error: that error only" 1 \
 	"^mcled: no LED named 'x' in $tmp/class/leds\$" \
 	sh -c 'KIT_SYSFS="$2" "$1" mcled -l x get >/dev/full' sh "$kit" "$tmp"
+
+# --install: a DIR that cannot take the links is refused before the
+# first one, with the cause and the remedy.
+echo file >"$tmp/file"
+expect_err "--install: a file is not a directory" 1 \
+	"^kit: --install: $tmp/file is not a directory; give the directory for the links\$" \
+	"$kit" --install "$tmp/file"
+expect_err "--install: a path through a file" 1 \
+	"^kit: --install: cannot use $tmp/file/x: Not a directory; give a directory you can reach\$" \
+	"$kit" --install "$tmp/file/x"
+mkdir "$tmp/locked"
+expect_err "--install: no write access" 1 \
+	"^kit: --install: cannot create links in $tmp/locked: Permission denied; run as root, or give a directory you can write in\$" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$kit" --install "$tmp/locked"
+mkdir "$tmp/ro"
+mount -t tmpfs -o ro,size=64k kit-core-ro "$tmp/ro"
+expect_err "--install: a read-only file system" 1 \
+	"^kit: --install: $tmp/ro is on a read-only file system; remount it read-write, or give another directory\$" \
+	"$kit" --install -s "$tmp/ro"
+umount "$tmp/ro"
+long_name=$(printf 'n%.0s' $(seq 256))
+expect_err "--install: a name longer than NAME_MAX" 1 \
+	"^kit: --install: $tmp/n+\.\.\. is too long a path for the links \(at most 4095 bytes, 255 a name\); give a shorter one\$" \
+	"$kit" --install "$tmp/$long_name"
+# A directory that exists, but DIR/tcpiter would pass PATH_MAX (4096).
+deep=$tmp
+component=$(printf 'd%.0s' $(seq 200))
+while [ ${#deep} -lt 3880 ]; do
+	deep=$deep/$component
+done
+deep=$deep/$(printf 'e%.0s' $(seq $((4090 - ${#deep} - 1))))
+(cd "$tmp" && mkdir -p "${deep#"$tmp"/}")
+expect_err "--install: DIR/APPLET longer than PATH_MAX" 1 \
+	"^kit: --install: .{40}\.\.\. is too long a path for the links" \
+	"$kit" --install -s "$deep"
+expect "--install: ... and nothing was linked there" 0 "${#deep} " \
+	sh -c 'n=$(ls -A "$1") && echo "${#1} $n"' sh "$deep"
