@@ -170,3 +170,31 @@ expect_err "--install: DIR/APPLET longer than PATH_MAX" 1 \
 	"$kit" --install -s "$deep"
 expect "--install: ... and nothing was linked there" 0 "${#deep} " \
 	sh -c 'n=$(ls -A "$1") && echo "${#1} $n"' sh "$deep"
+
+# Usage errors of every applet, from one table: exit 2 and one line that
+# names the applet (grep -E pattern).  Then -h and --help anywhere on the
+# command line: the usage, exit 0.
+while IFS='|' read -r args pattern; do
+	# shellcheck disable=SC2086
+	expect_err "usage error: kit $args" 2 "$pattern" "$kit" $args
+done <<'END'
+mcled -x|^mcled: unknown option '-x'; see 'mcled --help'$
+mcled -jx|^mcled: unknown option '-x'; see 'mcled --help'$
+mcled --nosuch|^mcled: unknown option '--nosuch'; see 'mcled --help'$
+mcled -l|^mcled: option '-l' needs a value; see 'mcled --help'$
+mcled get -b|^mcled: option '-b' needs a value; see 'mcled --help'$
+mcled get extra|^mcled: get takes no arguments$
+mcled list -b 1|^mcled: -b goes with set, or alone$
+mcled -j set 1|^mcled: -j goes with list and get$
+mcled show|^mcled: unknown command 'show': list, get or set$
+END
+while read -r args; do
+	applet=${args%% *}
+	# shellcheck disable=SC2086
+	expect "help anywhere: kit $args" 0 "$("$kit" --help "$applet")" \
+		"$kit" $args
+done <<'END'
+mcled -j -h
+mcled -l x get --help
+mcled set 1 2 3 -h
+END

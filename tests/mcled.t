@@ -359,6 +359,34 @@ mkdir -p "$LEDS"
 refuse "no multicolor LED at all" 1 "mcled: no multicolor LED in $LEDS" \
 	mcled get
 
+# A write refused after others were taken (issue 14), on the host: a
+# read-only sysfs attribute holds a number and passes access(W_OK) for
+# root, but kernfs refuses to open it for writing (EACCES), as a busy
+# LED's sysfs refuses.  busy:a is written, busy:b refuses, and both are
+# put back: refuse checks that no file changed.
+ro_attr=/sys/devices/system/cpu/kernel_max
+tree_busy() {
+	rm -rf "$SYS"
+	mkled busy:a "red green blue" "1 2 3" 10 255
+	mkled busy:b red 4 11 65535
+	mkled busy:c "green red blue" "5 6 7" 12 255
+	ln -sf "$ro_attr" "$SYS/devices/platform/leds/busy:b/$1"
+}
+tree_busy brightness
+refuse "brightness refused midway: every LED put back" 1 \
+	"mcled: cannot open $LEDS/busy:b/brightness: Permission denied; the LEDs are as they were before" \
+	mcled -l 'busy:*' -b 7 set '#ff0000'
+tree_busy multi_intensity
+refuse "multi_intensity refused midway: every LED put back" 1 \
+	"mcled: cannot open $LEDS/busy:b/multi_intensity: Permission denied; the LEDs are as they were before" \
+	mcled -l 'busy:*' -b 7 set '#ff0000'
+refuse "multi_intensity refused midway, brightness not set: put back" 1 \
+	"mcled: cannot open $LEDS/busy:b/multi_intensity: Permission denied; the LEDs are as they were before" \
+	mcled -l 'busy:*' set red=9
+refuse "the only LED refuses: nothing to put back" 1 \
+	"mcled: cannot open $LEDS/busy:b/multi_intensity: Permission denied" \
+	mcled -l 'busy:b' -b 7 set '#ff0000'
+
 # Permission: root writes anything, so these run as nobody.
 tree_many
 cp "$KIT" "$tmp/kit"
