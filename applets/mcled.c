@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,7 @@ struct request {
 static const char *const rgb_names[3] = { "red", "green", "blue" };
 
 /* Is name one of the words of COLOR_NAMES? */
-static int known_color(const char *name)
+static bool known_color(const char *name)
 {
 	size_t len = strlen(name), wlen;
 	const char *word = COLOR_NAMES;
@@ -90,10 +91,10 @@ static int known_color(const char *name)
 	while (len && *word) {
 		wlen = strcspn(word, " ");
 		if (wlen == len && !strncmp(word, name, len))
-			return 1;
+			return true;
 		word += wlen + (word[wlen] == ' ');
 	}
-	return 0;
+	return false;
 }
 
 /* multi_index ("green blue red") into color[]; -1 when it does not fit. */
@@ -214,7 +215,7 @@ static long percent_of(long percent, long max)
  */
 static unsigned int driven_value(unsigned int brightness,
 				 unsigned int intensity, unsigned int max,
-				 int closest)
+				 bool closest)
 {
 	unsigned int product = brightness * intensity;
 
@@ -244,7 +245,7 @@ static int parse_version(const char *s, int v[3])
  * 6.1.53 and 5.15.132 (not 5.10).  Debian's release says X.Y.0-N-arch;
  * its version ("... Debian 6.1.76-1 ...") names the real sublevel.
  */
-static int kernel_rounds(const char *release, const char *version)
+static bool kernel_rounds(const char *release, const char *version)
 {
 	static const int since[][3] = {
 		{ 5, 15, 132 }, { 6, 1, 53 }, { 6, 4, 16 }, { 6, 5, 3 },
@@ -254,19 +255,19 @@ static int kernel_rounds(const char *release, const char *version)
 	size_t i;
 
 	if (parse_version(release, v) < 2)
-		return 1;	/* unknown: assume today's kernels */
+		return true;	/* unknown: assume today's kernels */
 	if (debian && parse_version(debian + strlen("Debian "), d) == 3 &&
 	    d[0] == v[0] && d[1] == v[1])
 		v[2] = d[2];
 	if (v[0] > 6 || (v[0] == 6 && v[1] >= 6))
-		return 1;
+		return true;
 	for (i = 0; i < sizeof(since) / sizeof(since[0]); i++)
 		if (v[0] == since[i][0] && v[1] == since[i][1])
 			return v[2] >= since[i][2];
-	return 0;
+	return false;
 }
 
-static int running_kernel_rounds(void)
+static bool running_kernel_rounds(void)
 {
 	const char *release = getenv("KIT_OSRELEASE");
 	struct utsname uts;
@@ -274,7 +275,7 @@ static int running_kernel_rounds(void)
 	if (release && *release)
 		return kernel_rounds(release, NULL);
 	if (uname(&uts))
-		return 1;
+		return true;
 	return kernel_rounds(uts.release, uts.version);
 }
 
@@ -333,58 +334,12 @@ static void read_led(struct led *led)
 	led->max_brightness = read_number(led, "max_brightness");
 }
 
-static int is_multicolor(const char *name)
+static bool is_multicolor(const char *name)
 {
 	char path[PATH_MAX];
 
 	attr_path(name, "multi_index", path);
 	return !access(path, F_OK);
-}
-
-/*
- * Does c match the set after a '[' ("a-z]", "!0-9]")?  Returns the set's
- * closing ']' if so, NULL if not (or if the set is not closed).
- */
-static const char *match_set(const char *p, char c)
-{
-	int negate = *p == '!' || *p == '^', found = 0;
-	const char *start = p += negate;
-
-	for (; *p && (*p != ']' || p == start); p++) {
-		if (p[1] == '-' && p[2] && p[2] != ']') {
-			found |= c >= p[0] && c <= p[2];
-			p += 2;
-		} else {
-			found |= c == *p;
-		}
-	}
-	return *p && found != negate ? p : NULL;
-}
-
-/* The shell's pattern matching, as -l takes it: * ? [set]. */
-static int glob_match(const char *pattern, const char *name)
-{
-	for (; *pattern; pattern++, name++) {
-		if (*pattern == '*') {
-			while (*++pattern == '*')
-				;
-			for (;; name++) {
-				if (glob_match(pattern, name))
-					return 1;
-				if (!*name)
-					return 0;
-			}
-		}
-		if (!*name)
-			return 0;
-		if (*pattern == '[')
-			pattern = match_set(pattern + 1, *name);
-		else if (*pattern != '?' && *pattern != *name)
-			return 0;
-		if (!pattern)
-			return 0;
-	}
-	return !*name;
 }
 
 static int by_name(const void *a, const void *b)
@@ -402,7 +357,7 @@ static char **matching_names(const char *pattern, int *count)
 
 	while (dir && (entry = readdir(dir))) {
 		if (*entry->d_name == '.' ||
-		    !glob_match(pattern, entry->d_name))
+		    fnmatch(pattern, entry->d_name, 0))
 			continue;
 		names = realloc(names, (n + 1) * sizeof(*names));
 		if (!names || !(names[n++] = strdup(entry->d_name)))
@@ -422,7 +377,8 @@ static char **matching_names(const char *pattern, int *count)
  */
 static struct led *select_leds(const char *pattern, int *count)
 {
-	int exact = pattern && !strpbrk(pattern, "*?["), i, n = 0, nnames;
+	bool exact = pattern && !strpbrk(pattern, "*?[");
+	int i, n = 0, nnames;
 	char **names;
 	struct led *leds;
 
@@ -495,7 +451,7 @@ static void print_numbers(const long *value, int n)
 	putchar(']');
 }
 
-static void driven_values(const struct led *led, int closest, long *value)
+static void driven_values(const struct led *led, bool closest, long *value)
 {
 	int i;
 
@@ -504,8 +460,9 @@ static void driven_values(const struct led *led, int closest, long *value)
 					led->max_brightness, closest);
 }
 
-/* closest < 0: list; otherwise get, with the kernel's rounding. */
-static void print_json(const struct led *leds, int n, int closest)
+/* list, or get (with the kernel's rounding, closest or not). */
+static void print_json(const struct led *leds, int n, bool get,
+		       bool closest)
 {
 	long value[MAX_COLORS];
 	int i, c;
@@ -524,7 +481,7 @@ static void print_json(const struct led *leds, int n, int closest)
 		print_numbers(leds[i].intensity, leds[i].ncolors);
 		printf(",\"brightness\":%ld,\"max_brightness\":%ld",
 		       leds[i].brightness, leds[i].max_brightness);
-		if (closest >= 0) {
+		if (get) {
 			driven_values(&leds[i], closest, value);
 			printf(",\"rounding\":\"%s\",\"values\":",
 			       closest ? "closest" : "truncate");
@@ -546,7 +503,7 @@ static void print_list(const struct led *led)
 	       led->max_brightness);
 }
 
-static void print_get(const struct led *led, int closest)
+static void print_get(const struct led *led, bool closest)
 {
 	long value[MAX_COLORS];
 	int i;
@@ -561,15 +518,16 @@ static void print_get(const struct led *led, int closest)
 		       value[i]);
 }
 
-static int show(const char *pattern, int json, int get)
+static int show(const char *pattern, bool json, bool get)
 {
-	int i, n, closest = get ? running_kernel_rounds() : -1;
+	bool closest = get && running_kernel_rounds();
+	int i, n;
 	struct led *leds = select_leds(pattern, &n);
 
 	if (get)
 		need_choice(leds, n, pattern);
 	if (json)
-		print_json(leds, n, closest);
+		print_json(leds, n, get, closest);
 	for (i = 0; i < n && !json; i++) {
 		if (get)
 			print_get(&leds[i], closest);
@@ -661,15 +619,16 @@ static void parse_request(struct request *req, const char *bright_arg,
 			  "not both");
 }
 
-/* Sets every channel of that color; 0 when the LED has none. */
-static int set_color(struct led *led, const char *color, long value)
+/* Sets every channel of that color; false when the LED has none. */
+static bool set_color(struct led *led, const char *color, long value)
 {
-	int i, found = 0;
+	bool found = false;
+	int i;
 
 	for (i = 0; i < led->ncolors; i++) {
 		if (!strcmp(led->color[i], color)) {
 			led->new_intensity[i] = value;
-			found = 1;
+			found = true;
 		}
 	}
 	return found;
@@ -803,7 +762,7 @@ static int write_state(const struct led *led, const long *intensity,
  * that a set changes all of its LEDs or none.  Then exits with why.
  */
 static void put_back(const struct led *leds, int failed, int taken,
-		     int intensities, const char *why)
+		     bool intensities, const char *why)
 {
 	char again[WHY_SIZE];
 	long brightness;
@@ -834,7 +793,8 @@ static int set(const char *pattern, const char *bright_arg, int argc,
 	       char **argv)
 {
 	struct request req = { 0 };
-	int i, n, taken, intensities = argc > 0;
+	bool intensities = argc > 0;
+	int i, n, taken;
 	char why[WHY_SIZE];
 	struct led *leds;
 

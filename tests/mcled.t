@@ -144,6 +144,10 @@ expect "list -l GLOB" 0 \
 "rgb:kbd_backlight_1: red=0 green=0 blue=0 brightness=0 max_brightness=255
 rgb:kbd_backlight_3: red=0 green=0 blue=0 brightness=0 max_brightness=255" \
 	mcled -l 'rgb:kbd_backlight_[!2]' list
+expect "list -l GLOB: ? and a range, as the shell matches them" 0 \
+"rgb:kbd_backlight_2: red=0 green=0 blue=0 brightness=0 max_brightness=255
+rgbw:light: red=1 green=2 blue=3 white=77 brightness=100 max_brightness=100" \
+	mcled -l '[qr]gb?*[2t]' list
 check_json "list -j: six LEDs, (null) kept as a name" \
 	'len(d) == 6 and d[1]["colors"] == ["red", "(null)"] and d[5]["max_brightness"] == 100' \
 	mcled -j list

@@ -184,30 +184,6 @@ static void test_kernel_rounds(void)
 	      kernel_rounds("", NULL) && kernel_rounds("linux", NULL));
 }
 
-static void test_glob(void)
-{
-	check("glob: exact name", glob_match("multicolor:status",
-					     "multicolor:status") &&
-	      !glob_match("multicolor:status", "multicolor:statu"));
-	check("glob: * matches keys",
-	      glob_match("rgb:kbd_backlight*", "rgb:kbd_backlight_12") &&
-	      glob_match("rgb:kbd_backlight*", "rgb:kbd_backlight") &&
-	      !glob_match("rgb:kbd_backlight*", "rgb:kbd"));
-	check("glob: * in the middle and many *",
-	      glob_match("*:kbd*_1*", "rgb:kbd_backlight_10") &&
-	      glob_match("**", "") && !glob_match("a*b", "acbd"));
-	check("glob: ?", glob_match("led?", "led1") &&
-	      !glob_match("led?", "led") && !glob_match("led?", "led12"));
-	check("glob: sets and ranges",
-	      glob_match("led[0-3]", "led2") &&
-	      !glob_match("led[0-3]", "led4") &&
-	      glob_match("led[!0-3]", "led4") &&
-	      !glob_match("led[!0-3]", "led1") &&
-	      glob_match("led[ab]", "ledb") && glob_match("x[]]", "x]"));
-	check("glob: unclosed set matches nothing",
-	      !glob_match("led[0", "led0") && !glob_match("led[", "led["));
-}
-
 int main(void)
 {
 	test_colors();
@@ -217,6 +193,5 @@ int main(void)
 	test_brightness();
 	test_driven();
 	test_kernel_rounds();
-	test_glob();
 	return unit_status();
 }
