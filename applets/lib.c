@@ -74,7 +74,8 @@ void die_usage(const char *fmt, ...)
 void print_usage(const char *usage)
 {
 	fputs(usage, stdout);
-	fputs("Exit status: 0 done, 1 runtime error, 2 usage error.\n", stdout);
+	fputs("\nExit status: 0 done, 1 runtime error, 2 usage error.\n",
+	      stdout);
 }
 
 /* Why stdout's last write or its close failed; glibc keeps no reason. */

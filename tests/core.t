@@ -198,3 +198,53 @@ mcled -j -h
 mcled -l x get --help
 mcled set 1 2 3 -h
 END
+
+# Every applet's usage ends with the exit-status line, written once.
+for a in $applets; do
+	expect "--help $a: one exit-status line, last" 0 \
+		"1 Exit status: 0 done, 1 runtime error, 2 usage error." \
+		sh -c 'h=$("$1" --help "$2"); echo "$(echo "$h" | grep -c "^Exit status:") $(echo "$h" | tail -n 1)"' \
+		sh "$kit" "$a"
+done
+
+# README's synopsis of each applet (the first block of "  APPLET ..."
+# lines in its section, without the description column) is in its --help
+# (spaces and line breaks aside).  "APPLET ...the same" repeats the lines
+# of the applet before it.
+synopses=$(awk -v list="$applets" '
+	BEGIN { n = split(list, a, "\n"); for (i = 1; i <= n; i++) is[a[i]] = 1 }
+	/^---/ { section = 1; started = done = 0; next }
+	!section || done { next }
+	/^  [a-z]/ && ($1 in is) {
+		started = 1; line = substr($0, 3); sub(/   +.*/, "", line)
+		print line; next
+	}
+	started { done = 1 }' README)
+prev=
+previous_lines=
+while read -r applet rest; do
+	if [ "$rest" = "...the same" ]; then
+		lines=$(echo "$previous_lines" | sed "s/^$prev /$applet /")
+	else
+		lines="$applet $rest"
+		[ "$applet" = "$prev" ] || previous_lines=
+		previous_lines=$(printf '%s\n%s' "$previous_lines" "$lines" | sed '/^$/d')
+		prev=$applet
+	fi
+	help=$("$kit" --help "$applet" | tr -s ' \n' '  ')
+	while read -r line; do
+		case $help in
+		*"$line"*) pass "README synopsis in --help: $line" ;;
+		*) fail "README synopsis in --help: $line" "$("$kit" --help "$applet" | head -n 4)" ;;
+		esac
+	done <<END
+$lines
+END
+done <<END
+$synopses
+END
+if [ "$(echo "$synopses" | cut -d ' ' -f 1 | sort -u)" = "$applets" ]; then
+	pass "README has a synopsis for every applet"
+else
+	fail "README has a synopsis for every applet" "$synopses"
+fi

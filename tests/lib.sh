@@ -8,6 +8,10 @@
 #                                               the grep -E PATTERN
 #   pass NAME / fail NAME [WHY]                 for checks of your own
 #   run_unit NAME                               the C unit test $O/NAME
+#   refuse NAME STATUS PATTERN CMD...           expect_err, then the check
+#                                               "NAME: nothing changed": the
+#                                               caller's function `state`
+#                                               prints the same after CMD
 
 KIT=${KIT:-kit}
 T_OUT=${TMPDIR:-/tmp}/kit-test.$$.out
@@ -67,6 +71,16 @@ run_unit() {
 		"$O/$1" || fail "$1 exited with status $?"
 	else
 		fail "$1" "$O/$1 is missing: make unit"
+	fi
+}
+
+refuse() {
+	r_before=$(state)
+	expect_err "$@"
+	if [ "$(state)" = "$r_before" ]; then
+		pass "$1: nothing changed"
+	else
+		fail "$1: nothing changed" "before:" "$r_before" "after:" "$(state)"
 	fi
 }
 

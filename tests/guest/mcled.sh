@@ -52,20 +52,9 @@ load() {
 }
 
 # Every LED's state and every component (vled may be unloaded), to see
-# that a refusal changed nothing.
+# that a refusal changed nothing (refuse, in lib.sh).
 state() {
 	cat "$LEDS"/*/multi_intensity "$LEDS"/*/brightness "$COMP"/* 2>/dev/null
-}
-
-# refuse NAME STATUS PATTERN CMD...: expect_err, and no change anywhere.
-refuse() {
-	r_before=$(state)
-	expect_err "$@"
-	if [ "$(state)" = "$r_before" ]; then
-		pass "$1: nothing changed"
-	else
-		fail "$1: nothing changed"
-	fi
 }
 
 # "NAME v1 v2 ..." lines, sorted: what mcled -j get says each color gets,
