@@ -312,7 +312,7 @@ static long read_number(const struct led *led, const char *attr)
 	long value;
 
 	read_attr(led, attr, buf, sizeof(buf));
-	if (parse_long(buf, &value))
+	if (parse_value(buf, &value))
 		die("%s: %s is not a number: %s", led->name, attr, buf);
 	return value;
 }

@@ -135,48 +135,52 @@ static bool child_says(char **argv, const char *group, int status,
 	       WEXITSTATUS(wstatus) == status;
 }
 
+/* kit_getopt over args (and opt_exclusive(group)): exit status, stderr. */
+static const struct refusal {
+	const char *name, *args[6], *group;
+	int status;
+	const char *message;
+} refusals[] = {
+	{ "unknown option in a group", { "-4x" }, NULL, 2,
+	  "t: unknown option '-x'; see 't --help'\n" },
+	{ "unknown option in a group after a long option",
+	  { "--all", "-x4" }, NULL, 2,
+	  "t: unknown option '-x'; see 't --help'\n" },
+	{ "unknown long option, named without its value", { "--nosuch=1" },
+	  NULL, 2, "t: unknown option '--nosuch'; see 't --help'\n" },
+	{ "missing value", { "-4", "-s" }, NULL, 2,
+	  "t: option '-s' needs a value; see 't --help'\n" },
+	{ "missing value of a long option", { "--port" }, NULL, 2,
+	  "t: option '--port' needs a value; see 't --help'\n" },
+	{ "a value given to a long flag", { "--all=1" }, NULL, 2,
+	  "t: option '--all' takes no value; see 't --help'\n" },
+	{ "--help after an argument: exit 0", { "-4", "arg", "--help" },
+	  NULL, 0, "" },
+	{ "opt_exclusive: the first two given, as given",
+	  { "-j", "-4", "--all", "-t" }, "tjA", 2,
+	  "t: -j and --all exclude each other; give one of them\n" },
+	{ "opt_exclusive: an option repeated is no conflict, another is",
+	  { "-j", "-j", "-t" }, "tj", 2,
+	  "t: -j and -t exclude each other; give one of them\n" },
+	{ "opt_exclusive: one option of the group passes",
+	  { "-j", "-j", "-4" }, "tj", 100, "" },
+};
+
 static void test_refusals(void)
 {
-	char *unknown[] = { "t", "-4x", NULL };
-	char *unknown_mid[] = { "t", "--all", "-x4", NULL };
-	char *unknown_long[] = { "t", "--nosuch=1", NULL };
-	char *no_value[] = { "t", "-4", "-s", NULL };
-	char *no_value_long[] = { "t", "--port", NULL };
-	char *flag_value[] = { "t", "--all=1", NULL };
-	char *help_late[] = { "t", "-4", "arg", "--help", NULL };
-	char *twice[] = { "t", "-j", "-4", "--all", "-t", NULL };
-	char *repeated[] = { "t", "-j", "-j", "-t", NULL };
-	char *one[] = { "t", "-j", "-j", "-4", NULL };
+	const struct refusal *r;
+	char *argv[8];
+	size_t i;
 
 	applet_name = "t";
-	check("unknown option in a group",
-	      child_says(unknown, NULL, 2,
-			 "t: unknown option '-x'; see 't --help'\n"));
-	check("unknown option in a group after a long option",
-	      child_says(unknown_mid, NULL, 2,
-			 "t: unknown option '-x'; see 't --help'\n"));
-	check("unknown long option, named without its value",
-	      child_says(unknown_long, NULL, 2,
-			 "t: unknown option '--nosuch'; see 't --help'\n"));
-	check("missing value",
-	      child_says(no_value, NULL, 2,
-			 "t: option '-s' needs a value; see 't --help'\n"));
-	check("missing value of a long option",
-	      child_says(no_value_long, NULL, 2,
-			 "t: option '--port' needs a value; see 't --help'\n"));
-	check("a value given to a long flag",
-	      child_says(flag_value, NULL, 2,
-			 "t: option '--all' takes no value; see 't --help'\n"));
-	check("--help after an argument: exit 0",
-	      child_says(help_late, NULL, 0, ""));
-	check("opt_exclusive: the first two given, as given",
-	      child_says(twice, "tjA", 2,
-			 "t: -j and --all exclude each other; give one of them\n"));
-	check("opt_exclusive: an option repeated is no conflict, another is",
-	      child_says(repeated, "tj", 2,
-			 "t: -j and -t exclude each other; give one of them\n"));
-	check("opt_exclusive: one option of the group passes",
-	      child_says(one, "tj", 100, ""));
+	for (r = refusals; r < refusals + sizeof(refusals) / sizeof(*r); r++) {
+		argv[0] = "t";
+		for (i = 0; r->args[i]; i++)
+			argv[i + 1] = (char *)r->args[i];
+		argv[i + 1] = NULL;
+		check(r->name, child_says(argv, r->group, r->status,
+					  r->message));
+	}
 }
 
 int main(void)
