@@ -55,7 +55,8 @@ void print_usage(const char *usage);
  * write through stdout, and its close, is then checked once for every
  * applet, at a return from main and at exit() (not after die()):
  * "APPLET: write error: No space left on device", exit 1.  Output written
- * with write(1, ...) bypasses it: check those writes.
+ * with write(1, ...) bypasses it: check those writes.  stdout is then a
+ * stream of its own (fopencookie): fileno(stdout) is -1, use STDOUT_FILENO.
  */
 void check_stdout(void);
 

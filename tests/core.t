@@ -187,6 +187,15 @@ mcled get extra|^mcled: get takes no arguments$
 mcled list -b 1|^mcled: -b goes with set, or alone$
 mcled -j set 1|^mcled: -j goes with list and get$
 mcled show|^mcled: unknown command 'show': list, get or set$
+mcled set 1 2 -3|^mcled: unknown option '-3'; see 'mcled --help'$
+tcpiter extra|^tcpiter: unexpected argument 'extra'$
+tcpiter pin -4 a b|^tcpiter: pin takes one PATH$
+tcpiter -s bogus|^tcpiter: unknown state 'bogus' \(try established, listen, time-wait, \.\.\., connected, all\)$
+tcpiter --sport 99999|^tcpiter: --sport takes a port number 0-65535, got '99999'$
+udpiter extra|^udpiter: unexpected argument 'extra'$
+udpiter pin|^udpiter: pin takes one PATH$
+rdload -i|^rdload: no IMAGE given \(see rdload --help\)$
+rdload /dev/null -s 1x|^rdload: -s takes a block number \(1 KiB blocks\), got 1x$
 END
 while read -r args; do
 	applet=${args%% *}
