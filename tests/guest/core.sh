@@ -32,3 +32,13 @@ ip link show lo | grep -q 'state UNKNOWN\|,UP' &&
 [ -c /dev/null ] && [ -d /sys/class ] && [ -r /proc/self/stat ] &&
 	pass "core: guest has /dev, /sys and /proc" ||
 	fail "core: guest has /dev, /sys and /proc"
+
+# Output that cannot be written is an error, in the core, for every
+# applet: the help of each, and kit's own --list, to /dev/full.
+for args in --list "--help mcled" "mcled -h" "rdload --help" "tcpiter --help"; do
+	who=${args%% *}
+	case $who in --*) who=kit ;; esac
+	expect_err "core: kit $args >/dev/full: write error, exit 1" 1 \
+		"^$who: write error: No space left on device$" \
+		sh -c "$KIT $args >/dev/full"
+done
