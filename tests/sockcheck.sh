@@ -204,7 +204,7 @@ check_churn() {
 		fi
 	done
 	kill $churn || why="sockzoo churn ended early"
-	wait $churn
+	wait $churn || why="sockzoo churn exited with status $?"
 	if [ -n "$why" ]; then
 		fail "$APPLET under churn" "$why"
 	else
@@ -238,6 +238,20 @@ check_no_iterator() {
 	else
 		pass "$name"
 	fi
+}
+
+# Copies stdin, a suite's output, where only PASS:, FAIL:, SKIP: and note:
+# lines and a FAIL's indented details belong: any other line (a shell's
+# "Terminated", a tool's chatter) becomes a FAIL, so none creeps in.
+only_log_lines() {
+	while IFS= read -r line; do
+		case $line in
+		"PASS: "*|"FAIL: "*|"SKIP: "*|"note: "*|"    "*)
+			printf '%s\n' "$line" ;;
+		*)	fail "$APPLET: only PASS, FAIL, SKIP and note lines in the log" \
+				"$line" ;;
+		esac
+	done
 }
 
 # A VM guest's checks (tests/guest/tcpiter.sh, udpiter.sh): the zoo in a

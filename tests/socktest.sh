@@ -9,6 +9,9 @@ SOCKCOMPARE=$TESTS/sockcompare
 W=$(mktemp -d)
 . "$TESTS/sockcheck.sh"
 NSNAME=kit-$APPLET-$$
+ODDNAME="$NSNAME-a\"b\\c$(printf '\001')d"	# JSON must escape it
+STALE=/run/netns/$NSNAME-stale		# a file, and $STALE-dir
+exec > >(only_log_lines) 2>&1
 
 socktest_cleanup() {
 	local pid

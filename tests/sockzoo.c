@@ -7,7 +7,8 @@
  *   sockzoo tcp PAIRS PORT    PAIRS established loopback pairs, one
  *                             listener per worker on 127.0.0.1:PORT+i
  *   sockzoo udp COUNT PORT    COUNT UDP sockets bound to 127.0.0.1:PORT..
- *   sockzoo churn SECONDS     open and close sockets for SECONDS, then exit
+ *   sockzoo churn SECONDS     open and close sockets for SECONDS, or until
+ *                             SIGTERM, then exit 0
  *
  * zoo, tcp and udp fork a holder, wait until every socket is in place,
  * print the holder's pid and return; the holder keeps the sockets until it
@@ -482,8 +483,11 @@ static int churn(long seconds)
 	time_t end = time(NULL) + seconds;
 	int lfd4, lfd6, round;
 
-	/* Dies with the test that started it, killed or not. */
+	/* Dies with the test that started it, killed or not; SIGTERM is
+	 * how a test ends it: exit 0, or a shell waiting for it prints
+	 * "Terminated" into the test's log. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGTERM, on_term);
 	loopback_up();
 	lfd4 = tcp_listener("127.0.0.1", ZOO_PORT + 20, -1, 128);
 	lfd6 = tcp_listener("::1", ZOO_PORT + 20, 1, 128);
