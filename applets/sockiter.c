@@ -21,6 +21,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -29,6 +30,8 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <linux/capability.h>
+#include <linux/magic.h>
+#include <linux/nsfs.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -36,7 +39,6 @@
 #include "kit.h"
 #include "sockiter.h"
 
-#define BPF_FS_MAGIC	0xcafe4a11
 #define ALL_STATES	0xffeU		/* TCP states 1..11 */
 #define LISTEN		10
 #define CLOSE		7
@@ -815,30 +817,40 @@ static void print_table(const struct sockiter *it, const struct row *rows,
 	}
 }
 
+/* ,"NAME":"VALUE", the value escaped */
+static void json_field(const char *name, const char *value)
+{
+	printf(",\"%s\":", name);
+	json_string(stdout, value);
+}
+
 static void print_json_row(const struct sockiter *it, const struct row *w,
 			   const char *netns)
 {
 	const struct sock_rec *r = &w->r;
-	char a[INET6_ADDRSTRLEN], pointer[40];
+	char a[INET6_ADDRSTRLEN], pointer[PTR_MAX + 1];
 
-	printf("{\"family\":\"%s\"", r->family == FAMILY_V4 ? "inet" : "inet6");
+	printf("{\"family\":");
+	json_string(stdout, r->family == FAMILY_V4 ? "inet" : "inet6");
 	if (netns)
-		printf(",\"netns\":\"%s\"", netns);
+		json_field("netns", netns);
 	if (it->proto->tcp_tail)
-		printf(",\"kind\":\"%s\"", kind_names[r->kind % 3]);
-	printf(",\"sl\":%u,\"local_address\":\"%s\",\"local_port\":%u",
-	       r->sl, addr_text(r->src, r->family, a), r->sport);
-	printf(",\"remote_address\":\"%s\",\"remote_port\":%u",
-	       addr_text(r->dst, r->family, a), r->dport);
-	printf(",\"st\":%u,\"state\":\"%s\",\"tx_queue\":%u,\"rx_queue\":%d",
-	       r->state, state_names[r->state & 15] ? state_names[r->state & 15]
-	       : "unknown", r->tx_queue, (int)r->rx_queue);
+		json_field("kind", kind_names[r->kind % 3]);
+	printf(",\"sl\":%u", r->sl);
+	json_field("local_address", addr_text(r->src, r->family, a));
+	printf(",\"local_port\":%u", r->sport);
+	json_field("remote_address", addr_text(r->dst, r->family, a));
+	printf(",\"remote_port\":%u,\"st\":%u", r->dport, r->state);
+	json_field("state", state_names[r->state & 15] ?
+		   state_names[r->state & 15] : "unknown");
+	printf(",\"tx_queue\":%u,\"rx_queue\":%d", r->tx_queue,
+	       (int)r->rx_queue);
 	printf(",\"tr\":%u,\"tm_when\":%llu,\"retrnsmt\":%u,\"uid\":%u",
 	       r->timer, (unsigned long long)r->when, r->retransmits, r->uid);
 	snprintf(pointer, sizeof(pointer), "%.*s", (int)w->ptr_len, w->ptr);
-	printf(",\"timeout\":%u,\"inode\":%llu,\"ref\":%d,\"pointer\":\"%s\"",
-	       r->probes, (unsigned long long)r->inode, (int)r->refcnt,
-	       pointer);
+	printf(",\"timeout\":%u,\"inode\":%llu,\"ref\":%d", r->probes,
+	       (unsigned long long)r->inode, (int)r->refcnt);
+	json_field("pointer", pointer);
 	if (!it->proto->tcp_tail)
 		printf(",\"drops\":%u", r->drops);
 	else if (r->kind == KIND_FULL)
@@ -904,13 +916,27 @@ static void dump(const struct sockiter *it, int link,
 
 /* ---- network namespaces ---- */
 
-static void enter_netns(const char *path, const char *what)
+/* path opened as a network namespace; -1 with errno set when it is not,
+ * or no longer, one: ENOENT (gone) or EINVAL (another kind of file). */
+static int open_netns(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		die("unknown network namespace %s (%s: %s)", what, path,
-		    strerror(errno));
+	if (fd >= 0 && ioctl(fd, NS_GET_NSTYPE) != CLONE_NEWNET) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+static const char *netns_error(int err)
+{
+	return err == EINVAL ? "not a network namespace" : strerror(err);
+}
+
+static void enter_netns(int fd, const char *what)
+{
 	if (setns(fd, CLONE_NEWNET))
 		die("cannot enter network namespace %s: %s", what,
 		    strerror(errno));
@@ -921,6 +947,7 @@ static void enter_netns(const char *path, const char *what)
 static void enter_named_netns(const char *spec)
 {
 	char path[PATH_MAX];
+	int fd;
 
 	if (strchr(spec, '/'))
 		snprintf(path, sizeof(path), "%s", spec);
@@ -928,7 +955,11 @@ static void enter_named_netns(const char *spec)
 		snprintf(path, sizeof(path), "/proc/%s/ns/net", spec);
 	else
 		snprintf(path, sizeof(path), "/run/netns/%s", spec);
-	enter_netns(path, spec);
+	fd = open_netns(path);
+	if (fd < 0)
+		die("unknown network namespace %s (%s: %s)", spec, path,
+		    netns_error(errno));
+	enter_netns(fd, spec);
 }
 
 struct netns {
@@ -1008,7 +1039,20 @@ static void dump_all_netns(const struct sockiter *it, int link,
 	add_netns_dir(&l, "/proc", true);
 	qsort(l.ns, l.n, sizeof(*l.ns), by_inode);
 	for (i = 0; i < l.n; i++) {
-		enter_netns(l.ns[i].path, l.ns[i].label);
+		int fd = open_netns(l.ns[i].path);
+
+		/* a stale entry of /run/netns, a process gone meanwhile */
+		if (fd < 0 && (errno == ENOENT || errno == ESRCH ||
+			       errno == EINVAL)) {
+			if (it->verbose)
+				warn_msg("skipping %s: %s", l.ns[i].path,
+					 netns_error(errno));
+			continue;
+		}
+		if (fd < 0)
+			die("cannot open network namespace %s: %s",
+			    l.ns[i].path, strerror(errno));
+		enter_netns(fd, l.ns[i].label);
 		if (it->output != OUT_JSON)
 			printf("# netns %s\n", l.ns[i].label);
 		dump(it, link, prog, l.ns[i].label);

@@ -20,8 +20,11 @@ socktest_cleanup() {
 		kill "$pid" 2>/dev/null
 	done
 	ip netns del "$NSNAME" 2>/dev/null
+	ip netns del "$ODDNAME" 2>/dev/null
+	rm -f "$STALE"
+	rmdir "$STALE-dir" 2>/dev/null
 	mountpoint -q "$W/bpffs" && umount "$W/bpffs"
-	rm -rf "$W"
+	rm -rf --one-file-system "$W"
 	t_cleanup
 }
 trap socktest_cleanup EXIT
@@ -57,6 +60,63 @@ check_netns() {
 	compare "$APPLET --all-netns -j: the zoo's objects" "-j" \
 		zoo_section --all-netns -j
 	check_all_netns
+	check_netns_json
+	check_netns_stale
+}
+
+# --all-netns -j with a netns whose name JSON must escape (a quote, a
+# backslash, a control character): every line parses with python's json,
+# and that netns's label comes back exactly.
+check_netns_json() {
+	local name="$APPLET --all-netns -j: a netns name with a quote, a backslash and a control character"
+	local ns=$ODDNAME pid status
+
+	if ! hold unshare -n "$SOCKZOO" $P 1 7000 ||
+	   ! ip netns attach "$ns" "$HELD"; then
+		fail "$name" "cannot hold sockets in netns $ns"
+		return
+	fi
+	pid=$HELD
+	"$KIT" $APPLET --all-netns -j >"$W/all" 2>"$W/err"
+	status=$?
+	WANT="net:[$(stat -L -c %i "/proc/$pid/ns/net")] $ns" python3 -c '
+import json, os, sys
+labels = [json.loads(line)["netns"] for line in sys.stdin]
+sys.exit(os.environ["WANT"] not in labels)' <"$W/all" 2>"$W/py"
+	if [ $? -ne 0 ] || [ $status -ne 0 ] || [ -s "$W/err" ]; then
+		fail "$name" "exit status $status" "stderr: $(cat "$W/err")" \
+			"python: $(tail -1 "$W/py")"
+	else
+		pass "$name"
+	fi
+	ip netns del "$ns"
+}
+
+# --all-netns skips what is not a netns in /run/netns (a stale file, a
+# directory): exit 0, stderr empty; with -v, one line for each.
+check_netns_stale() {
+	local name="$APPLET --all-netns: skips a stale file and a directory in /run/netns"
+	local file=$STALE dir=$STALE-dir
+
+	touch "$file" && mkdir "$dir" || return
+	"$KIT" $APPLET --all-netns -c >/dev/null 2>"$W/err"
+	if [ $? -ne 0 ] || [ -s "$W/err" ]; then
+		fail "$name" "stderr: $(cat "$W/err")"
+	else
+		pass "$name"
+	fi
+	"$KIT" $APPLET --all-netns -c -v 2>&1 >/dev/null |
+		grep -v '^libbpf: ' | sort >"$W/err"
+	printf '%s: skipping %s: not a network namespace\n' \
+		$APPLET "$dir" $APPLET "$file" | sort >"$W/want"
+	if cmp -s "$W/err" "$W/want"; then
+		pass "$APPLET --all-netns -v: says what it skips"
+	else
+		fail "$APPLET --all-netns -v: says what it skips" \
+			"stderr: $(cat "$W/err")" "want: $(cat "$W/want")"
+	fi
+	rm -f "$file"
+	rmdir "$dir"
 }
 
 # The part of the applet's --all-netns output (ARGS) about the zoo: the
