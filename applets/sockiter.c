@@ -43,6 +43,10 @@
 #define LISTEN		10
 #define CLOSE		7
 
+/* Iterator programs are tracing programs: the kernel wants CAP_BPF and
+ * CAP_PERFMON both, or CAP_SYS_ADMIN. */
+#define NEED_PRIVILEGES	"need root, or CAP_BPF and CAP_PERFMON"
+
 /* States by ss's names (include/net/tcp_states.h numbers). */
 static const char *const state_names[TCP_STATES] = {
 	[1] = "established", [2] = "syn-sent", [3] = "syn-recv",
@@ -264,6 +268,9 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 			it->verbose = true;
 			break;
 		case 'N':
+			if (!*optarg)
+				die_usage("-N takes a network namespace: a name "
+					  "in /run/netns, a path or a PID");
 			it->netns = optarg;
 			break;
 		case 'A':
@@ -400,17 +407,22 @@ static bool udp_header_wide(void)
 
 /* ---- loading ---- */
 
+static bool has_cap(const struct __user_cap_data_struct *data, int cap)
+{
+	return data[CAP_TO_INDEX(cap)].effective & CAP_TO_MASK(cap);
+}
+
 static void check_privileges(void)
 {
 	struct __user_cap_header_struct head = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
-	struct __user_cap_data_struct data[2];
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
 
 	if (syscall(SYS_capget, &head, data) == 0 &&
-	    !(data[0].effective & (1U << CAP_SYS_ADMIN)) &&
-	    !(data[1].effective & (1U << (39 - 32))))	/* CAP_BPF */
-		die("need root or CAP_BPF");
+	    !has_cap(data, CAP_SYS_ADMIN) &&
+	    !(has_cap(data, CAP_BPF) && has_cap(data, CAP_PERFMON)))
+		die(NEED_PRIVILEGES);
 }
 
 /* Why did loading fail?  A kernel without the iterator target. */
@@ -446,7 +458,7 @@ static int load(struct sockiter *it, const struct sockiter_loader *loader,
 		die("kernel has no BPF %s iterator (needs Linux 5.9 or later)",
 		    name);
 	if (err == -EPERM)
-		die("need root or CAP_BPF");
+		die(NEED_PRIVILEGES);
 	if (err)
 		die("cannot load the BPF %s iterator: %s%s", name,
 		    strerror(-err), it->verbose ? "" : " (-v tells why)");
@@ -741,7 +753,14 @@ static char *put_header(char *p, const struct sockiter *it, int family)
 static void write_out(const char *buf, size_t len)
 {
 	if (write_all(STDOUT_FILENO, buf, len) < 0)
-		die("writing: %s", strerror(errno));
+		die("write error: %s", strerror(errno));
+}
+
+/* stdout's buffer written out: a walk stops at the first write error. */
+static void flush_out(void)
+{
+	if (fflush(stdout) || ferror(stdout))
+		die("write error: %s", strerror(errno));
 }
 
 /* The whole walk is in rows: written in pieces that stay in the cache. */
@@ -753,7 +772,7 @@ static void print_proc(const struct sockiter *it, const struct row *rows,
 	size_t i = 0;
 	int family;
 
-	fflush(stdout);
+	flush_out();
 	for (family = FAMILY_V4; family <= FAMILY_V6; family++) {
 		if (!(it->config.filter.families & (1 << family)))
 			continue;
@@ -897,6 +916,7 @@ static void dump(const struct sockiter *it, int link,
 	if (it->output == OUT_COUNT) {
 		free(rows);
 		print_counts(it, prog->counts);
+		flush_out();
 		return;
 	}
 	if (it->proto->sort_by_sl)
@@ -910,7 +930,7 @@ static void dump(const struct sockiter *it, int link,
 	else
 		for (i = 0; i < n; i++)
 			print_json_row(it, &rows[i], netns);
-	fflush(stdout);
+	flush_out();
 	free(rows);
 }
 

@@ -16,7 +16,7 @@ static const char usage[] =
 "\n"
 "Every UDP socket (IPv4 and IPv6, IPv4-mapped ones in the IPv6 table as\n"
 "/proc has them) through the BPF UDP socket iterator.  Needs root (or\n"
-"CAP_BPF) and a kernel with BTF, Linux 5.9 or later.\n"
+"CAP_BPF and CAP_PERFMON) and a kernel with BTF, Linux 5.9 or later.\n"
 "\n"
 "Output (default: exactly what `cat /proc/net/udp /proc/net/udp6` prints;\n"
 "sl is the socket's hash slot, as in /proc):\n"

@@ -183,17 +183,47 @@ check_errors() {
 	expect_err "$a: unknown netns name" 1 "^$a: .*nosuch-$$" \
 		"$KIT" $a -N nosuch-$$
 	expect_err "$a: netns of no process" 1 "^$a: " "$KIT" $a -N 999999999
-	expect_err "$a: not root" 1 "^$a: need root or CAP_BPF$" \
-		setpriv --reuid=65534 --regid=65534 --clear-groups \
-		--inh-caps=-all "$KIT" $a
-	expect_err "$a: root without capabilities" 1 \
-		"^$a: need root or CAP_BPF$" \
-		setpriv --inh-caps=-all --bounding-set=-all "$KIT" $a
+	expect_err "$a -N ''" 2 "^$a: -N takes a network namespace: a name in /run/netns, a path or a PID$" \
+		"$KIT" $a -N ''
+	check_privileges
+	check_full_stdout
 	# A kernel without BTF has no /sys/kernel/btf/vmlinux: hide it.
 	expect_err "$a: kernel without BTF" 1 "^$a: .*BTF" \
 		unshare -m sh -c 'mount -t tmpfs none /sys/kernel/btf &&
 			exec "$0" "$1"' "$KIT" $a
 	check_no_iterator
+}
+
+# setpriv's options that drop root: uid 65534 with only the capabilities
+# CAPS (+bpf,+perfmon), ambient so that they survive the exec.
+nobody_with() {
+	echo --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all${1:+,$1} --ambient-caps=-all${1:+,$1}
+}
+
+# Iterator programs need CAP_BPF and CAP_PERFMON (or root's CAP_SYS_ADMIN).
+check_privileges() {
+	local a=$APPLET want="^$APPLET: need root, or CAP_BPF and CAP_PERFMON$"
+
+	expect_err "$a: not root" 1 "$want" setpriv $(nobody_with) "$KIT" $a
+	expect_err "$a: root without capabilities" 1 "$want" \
+		setpriv --inh-caps=-all --bounding-set=-all "$KIT" $a
+	expect_err "$a: CAP_BPF alone" 1 "$want" \
+		setpriv $(nobody_with +bpf) "$KIT" $a
+	compare "$a -t as nobody with CAP_BPF and CAP_PERFMON" "-t" \
+		in_zoo setpriv $(nobody_with +bpf,+perfmon) "$KIT" $a -t
+}
+
+# Every output form reports a stdout that fails, exit 1 (in the zoo, so
+# that every form has rows to write).
+check_full_stdout() {
+	local form
+
+	for form in "" -t -j -c "--all-netns -j" --all-netns; do
+		expect_err "$APPLET $form >/dev/full" 1 \
+			"^$APPLET: write error: No space left on device$" \
+			in_zoo sh -c 'exec "$@" >/dev/full' sh "$KIT" $APPLET $form
+	done
 }
 
 # Preconditions every check needs; a missing one fails the whole suite.
