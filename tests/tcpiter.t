@@ -24,6 +24,11 @@ check --src ::1
 check --src ::		# the dual-stack listener
 check --src ::ffff:127.0.0.1	# v4-mapped sockets only
 check --src 127.0.0.0/8		# v4 and v4-mapped
+# Prefix boundaries: the zoo has sockets just inside and just outside each.
+check --src 127.0.0.0
+check --src 126.0.0.0/7
+check --src 2001:db8::/32
+check --src ::ffff:127.0.0.0/104
 check --dst ::1/128
 check --dst 0.0.0.0/0
 check --uid 4242
