@@ -829,7 +829,7 @@ static void print_table(const struct sockiter *it, const struct row *rows,
 
 		printf("%-11s %6u %6u", state_labels[r->state & 15] ?
 		       state_labels[r->state & 15] : "UNKNOWN", r->rx_queue,
-		       r->tx_queue);
+		       r->state == LISTEN ? r->max_backlog : r->tx_queue);
 		print_table_endpoint(r->src, r->family, r->sport, false);
 		print_table_endpoint(r->dst, r->family, r->dport, true);
 		printf(" %6u %llu\n", r->uid, (unsigned long long)r->inode);

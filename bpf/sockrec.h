@@ -42,6 +42,7 @@ struct sock_rec {
 	__u32 cwnd;
 	__s32 ssthresh;		/* listeners: fastopen max_qlen */
 	__u32 drops;		/* UDP */
+	__u32 max_backlog;	/* TCP listeners: ss's Send-Q, not in /proc */
 	__u16 sport;
 	__u16 dport;
 	__u16 quick_pingpong;	/* (icsk_ack.quick << 1) | pingpong */

@@ -126,9 +126,10 @@ static void read_full(struct sock_rec *r, struct tcp_sock *tp)
 					icsk_ack.ato), config.hz);
 	r->quick_pingpong = (icsk->icsk_ack.quick << 1) | pingpong(tp);
 	r->cwnd = tp->snd_cwnd;
-	if (r->state == TCP_LISTEN)
+	if (r->state == TCP_LISTEN) {
 		r->ssthresh = icsk->icsk_accept_queue.fastopenq.max_qlen;
-	else if (tp->snd_ssthresh >= TCP_INFINITE_SSTHRESH)
+		r->max_backlog = sk->sk_max_ack_backlog;
+	} else if (tp->snd_ssthresh >= TCP_INFINITE_SSTHRESH)
 		r->ssthresh = -1;
 	else
 		r->ssthresh = tp->snd_ssthresh;

@@ -162,6 +162,26 @@ check_all_netns() {
 	fi
 }
 
+# -t's queues of listeners are ss -tln's: Recv-Q the accept queue (1 on
+# the zoo's port 5007), Send-Q the backlog (0 to 16 in the zoo).
+check_listen_queues() {
+	local name="$APPLET -t: listeners' Recv-Q and Send-Q as in ss -tln"
+
+	in_zoo ss -tlnHe | sed -n \
+		's/^LISTEN *\([0-9]*\) *\([0-9]*\) .* ino:\([0-9]*\) .*/\3 \1 \2/p' |
+		sort >"$W/ss"
+	in_zoo "$KIT" $APPLET -t -H -s listen | awk '{ print $7, $2, $3 }' |
+		sort >"$W/kit"
+	if ! grep -q ' 1 0$' "$W/ss" || ! grep -q ' 0 12$' "$W/ss"; then
+		fail "$name" "the zoo's listeners are not in ss:" "$(cat "$W/ss")"
+	elif ! cmp -s "$W/ss" "$W/kit"; then
+		fail "$name" "inode Recv-Q Send-Q, ss then kit:" \
+			"$(diff "$W/ss" "$W/kit")"
+	else
+		pass "$name"
+	fi
+}
+
 # Refusals: usage errors exit 2, runtime errors 1, one line naming the
 # applet, nothing on stdout.
 check_errors() {

@@ -38,6 +38,7 @@ check -6 -t -s fin-wait-2 --src ::1
 check -j -s syn-recv
 check -c -s connected --src ::1
 check -t --dst 127.0.0.1
+check_listen_queues
 EMPTY=1 check --sport 1
 check_netns
 check_pin
