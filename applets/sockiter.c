@@ -1093,16 +1093,23 @@ static void pin(const struct sockiter *it, int link)
 {
 	const char *path = it->pin_path;
 	char dir[PATH_MAX];
+	struct stat st;
 
 	if (!on_bpffs("/sys/fs/bpf") &&
 	    mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL))
 		die("cannot mount bpffs at /sys/fs/bpf: %s", strerror(errno));
-	if (!access(path, F_OK))
-		die("%s exists: remove it first (rm %s)", path, path);
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		die("%s is a directory: pin takes the path of a new file in "
+		    "it, e.g. %s/%s", path, path, it->proto->name);
 	snprintf(dir, sizeof(dir), "%s", path);
-	if (!on_bpffs(dirname(dir)))
+	if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode))
+		die("no directory %s for %s: create it (mkdir -p %s)", dir,
+		    path, dir);
+	if (!on_bpffs(dir))
 		die("%s is not on a bpffs (mount -t bpf bpf DIR, or use "
 		    "/sys/fs/bpf)", path);
+	if (!access(path, F_OK))
+		die("%s exists: remove it first (rm %s)", path, path);
 	if (bpf_obj_pin(link, path))
 		die("cannot pin at %s: %s", path, strerror(errno));
 }

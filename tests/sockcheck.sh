@@ -170,6 +170,12 @@ check_pin() {
 		"$KIT" "$APPLET" pin -4 "$fs/v4"
 	expect_err "$APPLET pin: PATH not on bpffs" 1 "^$APPLET: .*bpffs" \
 		"$KIT" "$APPLET" pin -4 "$W/v4"
+	expect_err "$APPLET pin: PATH in a missing directory" 1 \
+		"^$APPLET: no directory $fs/nodir for $fs/nodir/x: create it \\(mkdir -p $fs/nodir\\)$" \
+		"$KIT" "$APPLET" pin -4 "$fs/nodir/x"
+	expect_err "$APPLET pin: PATH a directory" 1 \
+		"^$APPLET: $fs is a directory: pin takes the path of a new file in it, e.g. $fs/$P$" \
+		"$KIT" "$APPLET" pin -4 "$fs"
 	expect_err "$APPLET pin: no table chosen" 2 "^$APPLET: " \
 		"$KIT" "$APPLET" pin "$fs/both"
 	if rm "$fs/v4" "$fs/v6" "$fs/filtered" 2>/dev/null &&
