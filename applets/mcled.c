@@ -36,8 +36,9 @@ static const char usage[] =
 "  COLOR=V ...      the colors named; the others keep their intensity\n"
 "  #RRGGBB [COLOR=V ...]\n"
 "                   red, green and blue scaled to max_brightness, every\n"
-"                   other color 0 unless named (RRGGBB: the same)\n"
-"Values: decimal, 0x hex or leading-0 octal, 0 to max_brightness.\n"
+"                   other color 0 unless named; the # is required\n"
+"Values: 0 to max_brightness, read as sysfs reads them: decimal, 0x hex\n"
+"or leading-0 octal (010000 is 4096; ff8000 is no value, #ff8000 a color).\n"
 "Colors: " COLOR_NAMES ".\n"
 "\n"
 "get shows brightness * intensity / max_brightness for each color, as\n"
@@ -74,7 +75,7 @@ struct request {
 	int nvalues, npositional;
 	const char *rgb_arg;		/* #RRGGBB as given, or NULL */
 	unsigned char rgb[3];
-	int has_brightness, percent;
+	bool has_brightness, percent;
 	long brightness;
 };
 
@@ -145,20 +146,26 @@ static void format_intensities(const long *value, int n, char *buf,
 		snprintf(buf + len, size - len, "\n");
 }
 
-/* An intensity or brightness as the kernel's %i reads it, not negative. */
+/*
+ * An intensity or brightness as the kernel's %i reads it (sysfs does):
+ * decimal, 0x hex, leading-0 octal.
+ */
 static int parse_value(const char *s, long *value)
 {
-	return parse_long(s, value) || *value < 0 ? -1 : 0;
+	unsigned long v;
+
+	if (parse_ulong(s, 0, 0, LONG_MAX, &v))
+		return -1;
+	*value = v;
+	return 0;
 }
 
-/* "#RRGGBB" or "RRGGBB" into rgb[]; -1 otherwise. */
+/* "RRGGBB", six hex digits (after the '#'), into rgb[]; -1 otherwise. */
 static int parse_rgb(const char *s, unsigned char rgb[3])
 {
 	char byte[3] = "";
 	int i;
 
-	if (*s == '#')
-		s++;
 	if (strlen(s) != 6 || strspn(s, "0123456789abcdefABCDEF") != 6)
 		return -1;
 	for (i = 0; i < 3; i++) {
@@ -174,19 +181,25 @@ static long scale_component(unsigned int component, long max)
 	return (component * max + 127) / 255;
 }
 
-/* -b N or N%: 0 with *value (and *percent set for N%), -1 if malformed. */
-static int parse_brightness(const char *s, long *value, int *percent)
+/*
+ * -b N or N%: 0 with *value (and *percent set for N%), -1 if malformed.
+ * N% is a percentage as a user types it: decimal.
+ */
+static int parse_brightness(const char *s, long *value, bool *percent)
 {
 	size_t len = strlen(s);
-	char *end;
+	char digits[8] = "";
+	unsigned long v;
 
 	*percent = len > 1 && s[len - 1] == '%';
 	if (!*percent)
 		return parse_value(s, value);
-	errno = 0;
-	*value = strtol(s, &end, 10);
-	if (end != s + len - 1 || errno || *value < 0 || *value > 100)
+	if (len > sizeof(digits))
 		return -1;
+	memcpy(digits, s, len - 1);
+	if (parse_ulong(digits, 10, 0, 100, &v))
+		return -1;
+	*value = v;
 	return 0;
 }
 
@@ -268,11 +281,9 @@ static int running_kernel_rounds(void)
 static const char *leds_dir(void)
 {
 	static char dir[PATH_MAX];
-	const char *root = getenv("KIT_SYSFS");
 
 	if (!*dir)
-		snprintf(dir, sizeof(dir), "%s/class/leds",
-			 root && *root ? root : "/sys");
+		snprintf(dir, sizeof(dir), "%s/class/leds", sysfs_root());
 	return dir;
 }
 
@@ -291,7 +302,7 @@ static void read_attr(const struct led *led, const char *attr, char *buf,
 
 	attr_path(led->name, attr, path);
 	if (read_text(path, buf, size) < 0)
-		die("cannot read %s: %s", path, strerror(errno));
+		die_errno("cannot read %s", path);
 }
 
 static long read_number(const struct led *led, const char *attr)
@@ -565,13 +576,17 @@ static int show(const char *pattern, int json, int get)
 		else
 			print_list(&leds[i]);
 	}
-	if (fflush(stdout) || ferror(stdout))
-		die("cannot write output: %s", strerror(errno));
 	return 0;
 }
 
+/* A bare RRGGBB would mean a color or a number by the LED's channels. */
 static void die_bad_value(const char *arg)
 {
+	unsigned char rgb[3];
+
+	if (!parse_rgb(arg, rgb))
+		die_usage("bad value '%s': for a color write '#%s'; values "
+			  "are decimal, 0x hex or 0 octal", arg, arg);
 	die_usage("bad value '%s': give 0 to max_brightness, in decimal, "
 		  "0x hex or 0 octal", arg);
 }
@@ -600,15 +615,14 @@ static void parse_named(struct request *req, const char *arg,
 static void parse_set_arg(struct request *req, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
-	unsigned char rgb[3];
 
 	if (eq) {
 		parse_named(req, arg, eq);
-	} else if (*arg == '#' || !parse_rgb(arg, rgb)) {
+	} else if (*arg == '#') {
 		if (req->rgb_arg)
 			die_usage("one #RRGGBB at a time: %s and %s",
 				  req->rgb_arg, arg);
-		if (parse_rgb(arg, req->rgb))
+		if (parse_rgb(arg + 1, req->rgb))
 			die_usage("bad color '%s': give #RRGGBB, six hex digits",
 				  arg);
 		req->rgb_arg = arg;
@@ -634,7 +648,7 @@ static void parse_request(struct request *req, const char *bright_arg,
 			die_usage("bad brightness '%s': give 0 to "
 				  "max_brightness, or 0%% to 100%%",
 				  bright_arg);
-		req->has_brightness = 1;
+		req->has_brightness = true;
 	} else if (!argc) {
 		die_usage("set needs values: V1 ... Vn, COLOR=V ... or "
 			  "#RRGGBB");
@@ -723,7 +737,7 @@ static void check_writable(const struct led *led, const char *attr)
 		return;
 	if (errno == EACCES || errno == EPERM || errno == EROFS)
 		die("need root or write access to %s", path);
-	die("cannot write %s: %s", path, strerror(errno));
+	die_errno("cannot write %s", path);
 }
 
 /*
@@ -846,22 +860,16 @@ static int set(const char *pattern, const char *bright_arg, int argc,
 int mcled_main(int argc, char **argv)
 {
 	const char *pattern = NULL, *bright_arg = NULL, *cmd;
-	int opt, json = 0;
+	bool json = false;
+	int opt;
 
-	opterr = 0;
-	while ((opt = getopt(argc, argv, "+:l:jb:")) != -1) {
+	while ((opt = kit_getopt(argc, argv, "l:jb:", NULL)) != -1) {
 		if (opt == 'l')
 			pattern = optarg;
 		else if (opt == 'j')
-			json = 1;
-		else if (opt == 'b')
-			bright_arg = optarg;
-		else if (opt == ':')
-			die_usage("-%c needs an argument; see mcled --help",
-				  optopt);
+			json = true;
 		else
-			die_usage("unknown option -%c; see mcled --help",
-				  optopt);
+			bright_arg = optarg;
 	}
 	argc -= optind;
 	argv += optind;

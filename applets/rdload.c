@@ -1166,13 +1166,10 @@ struct target {
 	bool quit;
 };
 
-/* Tests point it at a fake tree. */
-static const char *sysfs_root = "/sys";
-
 /* The disksize attribute of a zram device; false for other devices. */
 static bool zram_disksize_path(dev_t rdev, char *path, size_t size)
 {
-	snprintf(path, size, "%s/dev/block/%u:%u/disksize", sysfs_root,
+	snprintf(path, size, "%s/dev/block/%u:%u/disksize", sysfs_root(),
 		 major(rdev), minor(rdev));
 	return !access(path, W_OK);
 }

@@ -7,6 +7,7 @@
 #                                               stderr one line matching
 #                                               the grep -E PATTERN
 #   pass NAME / fail NAME [WHY]                 for checks of your own
+#   run_unit NAME                               the C unit test $O/NAME
 
 KIT=${KIT:-kit}
 T_OUT=${TMPDIR:-/tmp}/kit-test.$$.out
@@ -58,6 +59,14 @@ expect_err() {
 			"want one line matching: $t_pat"
 	else
 		pass "$t_check"
+	fi
+}
+
+run_unit() {
+	if [ -x "$O/$1" ]; then
+		"$O/$1" || fail "$1 exited with status $?"
+	else
+		fail "$1" "$O/$1 is missing: make unit"
 	fi
 }
 

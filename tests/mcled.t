@@ -5,11 +5,7 @@
 # tests/guest/mcled.sh, in the VMs.
 . "$TESTS/lib.sh"
 
-if [ -x "$O/mcled_unit" ]; then
-	"$O/mcled_unit" || echo "FAIL: mcled_unit exited with status $?"
-else
-	fail "mcled_unit" "$O/mcled_unit is missing: make unit"
-fi
+run_unit mcled_unit
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; t_cleanup' EXIT
@@ -132,7 +128,7 @@ check_json "get -j: values and rounding (5.10)" \
 	'd[0]["values"] == [21, 113, 69] and d[0]["rounding"] == "truncate"' \
 	env KIT_OSRELEASE=5.10.209 KIT_SYSFS="$SYS" "$KIT" mcled -j get
 expect_err "output that cannot be written is an error" 1 \
-	"^mcled: cannot write output: No space left on device\$" \
+	"^mcled: write error: No space left on device\$" \
 	sh -c 'KIT_SYSFS="$1" "$2" mcled list >/dev/full' sh "$SYS" "$KIT"
 
 tree_many
@@ -187,8 +183,8 @@ expect "set COLOR=V: others keep their intensity" 0 "43 0 255" \
 expect "set #RRGGBB: mapped through multi_index" 0 "43 226 138" \
 	sh -c 'KIT_SYSFS="$1" "$2" mcled set "#8A2BE2" && cat "$3"' \
 	sh "$SYS" "$KIT" "$LEDS/multicolor:status/multi_intensity"
-expect "set RRGGBB without #" 0 "128 0 255" \
-	sh -c 'KIT_SYSFS="$1" "$2" mcled set ff8000 && cat "$3"' \
+expect "set #RRGGBB, lower case" 0 "128 0 255" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled set "#ff8000" && cat "$3"' \
 	sh "$SYS" "$KIT" "$LEDS/multicolor:status/multi_intensity"
 expect "set leaves brightness alone" 0 "128" brightness multicolor:status
 expect "-b N alone" 0 "7" \
@@ -235,6 +231,30 @@ expect "-b N% on a glob: per LED max_brightness" 0 "25
 64" \
 	sh -c 'KIT_SYSFS="$1" "$2" mcled -l "rgb*" -b 25% && cat "$3/rgbw:light/brightness" "$3/rgb:kbd_backlight_1/brightness"' \
 	sh "$SYS" "$KIT" "$LEDS"
+
+# A bare word is a value whatever the number of channels (issue 8): six
+# digits that are also RRGGBB are read as sysfs reads them.
+rm -rf "$SYS"
+mkled white:lamp white 0 0 65535
+mkled rgb:wide "red green blue" "0 0 0" 0 65535
+expect "set 010000 on one channel: octal, 4096" 0 "4096" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -l white:lamp set 010000 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/white:lamp/multi_intensity"
+expect "set 012345 0 0 on three channels: octal 5349, 0, 0" 0 "5349 0 0" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -l rgb:wide set 012345 0 0 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/rgb:wide/multi_intensity"
+expect "set 0x8000: hex" 0 "32768" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -l white:lamp set 0x8000 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/white:lamp/multi_intensity"
+expect "set 12345 on one channel: decimal" 0 "12345" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -l white:lamp set 12345 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/white:lamp/multi_intensity"
+refuse "set ff8000 on one channel: write #ff8000" 2 \
+	"mcled: bad value 'ff8000': for a color write '#ff8000'; values are decimal, 0x hex or 0 octal" \
+	mcled -l white:lamp set ff8000
+refuse "-b N% is decimal: no 0x" 2 \
+	"mcled: bad brightness '0x32%': give 0 to max_brightness, or 0% to 100%" \
+	mcled -l white:lamp -b 0x32%
 
 # --- refusals ---------------------------------------------------------
 
@@ -284,8 +304,17 @@ refuse "negative value" 2 \
 refuse "bad #RRGGBB" 2 \
 	"mcled: bad color '#12345': give #RRGGBB, six hex digits" \
 	mcled set '#12345'
-refuse "two #RRGGBB" 2 "mcled: one #RRGGBB at a time: #ffffff and 000000" \
-	mcled set '#ffffff' 000000
+refuse "two #RRGGBB" 2 "mcled: one #RRGGBB at a time: #ffffff and #000000" \
+	mcled set '#ffffff' '#000000'
+refuse "RRGGBB without # is no value: write #RRGGBB" 2 \
+	"mcled: bad value 'ff8000': for a color write '#ff8000'; values are decimal, 0x hex or 0 octal" \
+	mcled set ff8000
+refuse "RRGGBB without #, with COLOR=V: write #RRGGBB" 2 \
+	"mcled: bad value 'ff8000': for a color write '#ff8000'; values are decimal, 0x hex or 0 octal" \
+	mcled set ff8000 white=40
+refuse "012345 0 0: three values, the first octal 5349" 2 \
+	"mcled: multicolor:status: green=5349 is above max_brightness 255" \
+	mcled set 012345 0 0
 refuse "positional mixed with COLOR=V" 2 \
 	"mcled: give all values in order, or COLOR=V and #RRGGBB, not both" \
 	mcled set 1 2 red=3
@@ -299,10 +328,10 @@ refuse "-b with get" 2 "mcled: -b goes with set, or alone" mcled -b 1 get
 refuse "get with arguments" 2 "mcled: get takes no arguments" mcled get red
 refuse "unknown command" 2 "mcled: unknown command 'show': list, get or set" \
 	mcled show
-refuse "unknown option" 2 "mcled: unknown option -x; see mcled --help" \
+refuse "unknown option" 2 "mcled: unknown option '-x'; see 'mcled --help'" \
 	mcled -x
 refuse "option without its argument" 2 \
-	"mcled: -l needs an argument; see mcled --help" mcled -l
+	"mcled: option '-l' needs a value; see 'mcled --help'" mcled -l
 refuse "-l with a path" 2 \
 	"mcled: -l takes a LED name or glob, not a path: ../x" mcled -l ../x get
 
@@ -329,6 +358,34 @@ rm -rf "$SYS"
 mkdir -p "$LEDS"
 refuse "no multicolor LED at all" 1 "mcled: no multicolor LED in $LEDS" \
 	mcled get
+
+# A write refused after others were taken (issue 14), on the host: a
+# read-only sysfs attribute holds a number and passes access(W_OK) for
+# root, but kernfs refuses to open it for writing (EACCES), as a busy
+# LED's sysfs refuses.  busy:a is written, busy:b refuses, and both are
+# put back: refuse checks that no file changed.
+ro_attr=/sys/devices/system/cpu/kernel_max
+tree_busy() {
+	rm -rf "$SYS"
+	mkled busy:a "red green blue" "1 2 3" 10 255
+	mkled busy:b red 4 11 65535
+	mkled busy:c "green red blue" "5 6 7" 12 255
+	ln -sf "$ro_attr" "$SYS/devices/platform/leds/busy:b/$1"
+}
+tree_busy brightness
+refuse "brightness refused midway: every LED put back" 1 \
+	"mcled: cannot open $LEDS/busy:b/brightness: Permission denied; the LEDs are as they were before" \
+	mcled -l 'busy:*' -b 7 set '#ff0000'
+tree_busy multi_intensity
+refuse "multi_intensity refused midway: every LED put back" 1 \
+	"mcled: cannot open $LEDS/busy:b/multi_intensity: Permission denied; the LEDs are as they were before" \
+	mcled -l 'busy:*' -b 7 set '#ff0000'
+refuse "multi_intensity refused midway, brightness not set: put back" 1 \
+	"mcled: cannot open $LEDS/busy:b/multi_intensity: Permission denied; the LEDs are as they were before" \
+	mcled -l 'busy:*' set red=9
+refuse "the only LED refuses: nothing to put back" 1 \
+	"mcled: cannot open $LEDS/busy:b/multi_intensity: Permission denied" \
+	mcled -l 'busy:b' -b 7 set '#ff0000'
 
 # Permission: root writes anything, so these run as nobody.
 tree_many

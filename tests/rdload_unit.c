@@ -669,7 +669,7 @@ static void test_names(void)
 
 	if (!mkdtemp(dir))
 		abort();
-	sysfs_root = dir;
+	setenv("KIT_SYSFS", dir, 1);
 	check(!zram_disksize_path(makedev(252, 0), path, sizeof(path)),
 	      "a device without disksize is not zram");
 	for (i = 0; i < 4; i++) {
