@@ -70,7 +70,7 @@ static const char *const kind_names[] = {
 
 /* ---- the command line ---- */
 
-int parse_state(const char *name, __u32 *states)
+static int parse_state(const char *name, __u32 *states)
 {
 	int i;
 
@@ -98,13 +98,13 @@ int parse_state(const char *name, __u32 *states)
 
 /* ADDR[/LEN] as an IPv6 prefix (IPv4 as ::ffff:a.b.c.d), net masked.
  * Returns 4 or 6, the family it was written in, or -1. */
-int parse_prefix(const char *s, __u32 net[4], __u32 mask[4])
+static int parse_prefix(const char *s, __u32 net[4], __u32 mask[4])
 {
 	unsigned char addr[16] = { 0 }, bits[16];
 	const char *slash = strchr(s, '/');
 	size_t n = slash ? (size_t)(slash - s) : strlen(s);
 	char text[INET6_ADDRSTRLEN];
-	long len, max;
+	unsigned long len, max;
 	int i;
 
 	if (n >= sizeof(text))
@@ -120,13 +120,11 @@ int parse_prefix(const char *s, __u32 net[4], __u32 mask[4])
 		return -1;
 	}
 	len = max;
-	if (slash && (!slash[1] || strspn(slash + 1, "0123456789") !=
-		      strlen(slash + 1) || parse_long(slash + 1, &len) ||
-		      len > max))
+	if (slash && parse_ulong(slash + 1, 10, 0, max, &len))
 		return -1;
 	len += 128 - max;
 	for (i = 0; i < 16; i++) {
-		long b = len - 8 * i;
+		long b = (long)len - 8 * i;
 
 		bits[i] = b >= 8 ? 0xff : b <= 0 ? 0 : 0xff << (8 - b);
 		addr[i] &= bits[i];
@@ -138,15 +136,14 @@ int parse_prefix(const char *s, __u32 net[4], __u32 mask[4])
 
 static __s32 parse_port(const char *opt, const char *s)
 {
-	long port;
+	unsigned long port;
 
-	if (strspn(s, "0123456789") != strlen(s) || parse_long(s, &port) ||
-	    port > 65535)
+	if (parse_ulong(s, 10, 0, 65535, &port))
 		die_usage("%s takes a port number 0-65535, got '%s'", opt, s);
 	return port;
 }
 
-static const char short_opts[] = "46tjcHvs:N:h";
+static const char short_opts[] = "46tjcHvs:N:";
 static const struct option long_opts[] = {
 	{ "sport", required_argument, NULL, 'S' },
 	{ "dport", required_argument, NULL, 'D' },
@@ -156,13 +153,6 @@ static const struct option long_opts[] = {
 	{ "all-netns", no_argument, NULL, 'A' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static void set_output(struct sockiter *it, enum sockiter_output out)
-{
-	if (it->output != OUT_PROC && it->output != out)
-		die_usage("-t, -j and -c exclude each other");
-	it->output = out;
-}
 
 /* Returns whether the prefix was written in IPv6. */
 static bool prefix_option(const char *opt, const char *arg, __u32 net[4],
@@ -177,7 +167,7 @@ static bool prefix_option(const char *opt, const char *arg, __u32 net[4],
 
 static void parse_filter(struct sockiter_filter *f, int opt, const char *arg)
 {
-	long uid;
+	unsigned long uid;
 
 	switch (opt) {
 	case 's':
@@ -198,8 +188,7 @@ static void parse_filter(struct sockiter_filter *f, int opt, const char *arg)
 		f->dst_v6 = prefix_option("--dst", arg, f->dst, f->dst_mask);
 		break;
 	case 'u':
-		if (strspn(arg, "0123456789") != strlen(arg) ||
-		    parse_long(arg, &uid) || uid > 0xffffffffL)
+		if (parse_ulong(arg, 10, 0, 0xffffffffUL, &uid))
 			die_usage("--uid takes a number, got '%s'", arg);
 		f->uid = uid;
 		break;
@@ -242,9 +231,7 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 	if (pin)
 		argc--, argv++;
 	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, short_opts, long_opts,
-				  NULL)) != -1) {
+	while ((opt = kit_getopt(argc, argv, short_opts, long_opts)) != -1) {
 		switch (opt) {
 		case '4':
 			families |= 1 << FAMILY_V4;
@@ -253,13 +240,13 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 			families |= 1 << FAMILY_V6;
 			break;
 		case 't':
-			set_output(it, OUT_TABLE);
+			it->output = OUT_TABLE;
 			break;
 		case 'j':
-			set_output(it, OUT_JSON);
+			it->output = OUT_JSON;
 			break;
 		case 'c':
-			set_output(it, OUT_COUNT);
+			it->output = OUT_COUNT;
 			break;
 		case 'H':
 			it->no_header = true;
@@ -279,14 +266,11 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		case 's': case 'S': case 'D': case 'a': case 'b': case 'u':
 			parse_filter(f, opt, optarg);
 			break;
-		default:
-			die_usage("unknown option or missing value: %s (see "
-				  "--help)", argv[optind - 1]);
 		}
 	}
+	opt_exclusive("tjc");
+	opt_exclusive("NA");
 	f->families = families ? families : 3;
-	if (it->netns && it->all_netns)
-		die_usage("-N and --all-netns exclude each other");
 	if (pin)
 		check_pin_args(it, argc, argv);
 	else if (optind < argc)
@@ -330,7 +314,7 @@ static __u32 config_hz(void)
  * the candidate that fits, or 0 when none fits clearly (near 5 minutes of
  * uptime every HZ gives the same jiffies).
  */
-__u32 hz_from_jiffies(__u64 jiffies, __u64 now_ns)
+static __u32 hz_from_jiffies(__u64 jiffies, __u64 now_ns)
 {
 	static const __u32 candidates[] = { 100, 250, 300, 1000 };
 	__u64 best = ~0ULL, second = ~0ULL;
@@ -464,8 +448,7 @@ static int load(struct sockiter *it, const struct sockiter_loader *loader,
 		    strerror(-err), it->verbose ? "" : " (-v tells why)");
 	link = bpf_link_create(prog->fd, 0, BPF_TRACE_ITER, NULL);
 	if (link < 0)
-		die("cannot attach the BPF %s iterator: %s", name,
-		    strerror(errno));
+		die_errno("cannot attach the BPF %s iterator", name);
 	return link;
 }
 
@@ -527,7 +510,7 @@ static struct row *read_rows(int link, bool pointer, size_t *count)
 	ssize_t got;
 
 	if (fd < 0)
-		die("cannot start the iterator: %s", strerror(errno));
+		die_errno("cannot start the iterator");
 	for (;;) {
 		/* one read() returns at most the kernel's 32 KiB buffer */
 		got = read(fd, buf + have, sizeof(buf) - have);
@@ -535,7 +518,7 @@ static struct row *read_rows(int link, bool pointer, size_t *count)
 		if (got < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (got < 0)
-			die("reading the iterator: %s", strerror(errno));
+			die_errno("reading the iterator");
 		if (got == 0)
 			break;
 		have += got;
@@ -674,8 +657,9 @@ static char *put_endpoint(char *p, const __u32 *addr, int family, __u16 port)
 /* At most this long: sl, addresses, numbers, pointer, padding. */
 #define ROW_MAX 512
 
-char *format_proc_row(char *p, const struct sockiter_proto *proto,
-		      const struct sock_rec *r, const char *ptr, int ptr_len)
+static char *format_proc_row(char *p, const struct sockiter_proto *proto,
+			     const struct sock_rec *r, const char *ptr,
+			     int ptr_len)
 {
 	char *start = p;
 
@@ -753,14 +737,14 @@ static char *put_header(char *p, const struct sockiter *it, int family)
 static void write_out(const char *buf, size_t len)
 {
 	if (write_all(STDOUT_FILENO, buf, len) < 0)
-		die("write error: %s", strerror(errno));
+		die_errno("write error");
 }
 
 /* stdout's buffer written out: a walk stops at the first write error. */
 static void flush_out(void)
 {
 	if (fflush(stdout) || ferror(stdout))
-		die("write error: %s", strerror(errno));
+		die_errno("write error");
 }
 
 /* The whole walk is in rows: written in pieces that stay in the cache. */
@@ -958,8 +942,7 @@ static const char *netns_error(int err)
 static void enter_netns(int fd, const char *what)
 {
 	if (setns(fd, CLONE_NEWNET))
-		die("cannot enter network namespace %s: %s", what,
-		    strerror(errno));
+		die_errno("cannot enter network namespace %s", what);
 	close(fd);
 }
 
@@ -1070,8 +1053,8 @@ static void dump_all_netns(const struct sockiter *it, int link,
 			continue;
 		}
 		if (fd < 0)
-			die("cannot open network namespace %s: %s",
-			    l.ns[i].path, strerror(errno));
+			die_errno("cannot open network namespace %s",
+			    l.ns[i].path);
 		enter_netns(fd, l.ns[i].label);
 		if (it->output != OUT_JSON)
 			printf("# netns %s\n", l.ns[i].label);
@@ -1097,7 +1080,7 @@ static void pin(const struct sockiter *it, int link)
 
 	if (!on_bpffs("/sys/fs/bpf") &&
 	    mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL))
-		die("cannot mount bpffs at /sys/fs/bpf: %s", strerror(errno));
+		die_errno("cannot mount bpffs at /sys/fs/bpf");
 	if (!stat(path, &st) && S_ISDIR(st.st_mode))
 		die("%s is a directory: pin takes the path of a new file in "
 		    "it, e.g. %s/%s", path, path, it->proto->name);
@@ -1111,7 +1094,7 @@ static void pin(const struct sockiter *it, int link)
 	if (!access(path, F_OK))
 		die("%s exists: remove it first (rm %s)", path, path);
 	if (bpf_obj_pin(link, path))
-		die("cannot pin at %s: %s", path, strerror(errno));
+		die_errno("cannot pin at %s", path);
 }
 
 int sockiter_run(struct sockiter *it, const struct sockiter_loader *loader)

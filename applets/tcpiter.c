@@ -33,14 +33,7 @@ static const char usage[] =
 "                  the groups connected (all but listen and close) and all;\n"
 "                  repeat for more than one\n"
 SOCKITER_USAGE_FILTERS
-"\n"
-"pin: load the iterator with its filters and pin it at PATH on bpffs\n"
-"(mounting bpffs at /sys/fs/bpf if needed).  Then every read of PATH, by\n"
-"any program (`cat PATH`), prints a fresh /proc/net/tcp (-4) or tcp6 (-6)\n"
-"table of the reader's network namespace, formatted in the kernel.  One\n"
-"table a file: pin twice for both.  Remove it with `rm PATH`.\n"
-"\n"
-"Exit status: 0 done, 1 runtime error, 2 usage error.\n";
+SOCKITER_USAGE_PIN("tcp", "");
 
 KIT_APPLET(tcpiter, "every TCP socket, as /proc/net/tcp, via a BPF iterator",
 	   usage);

@@ -33,15 +33,8 @@ static const char usage[] =
 "                  TCP names and the groups connected and all are accepted\n"
 "                  too; repeat for more than one\n"
 SOCKITER_USAGE_FILTERS
-"\n"
-"pin: load the iterator with its filters and pin it at PATH on bpffs\n"
-"(mounting bpffs at /sys/fs/bpf if needed).  Then every read of PATH, by\n"
-"any program (`cat PATH`), prints a fresh /proc/net/udp (-4) or udp6 (-6)\n"
-"table of the reader's network namespace, formatted in the kernel (on\n"
-"6.5 and later in the kernel's walk order, not sorted by sl).  One table a\n"
-"file: pin twice for both.  Remove it with `rm PATH`.\n"
-"\n"
-"Exit status: 0 done, 1 runtime error, 2 usage error.\n";
+SOCKITER_USAGE_PIN("udp", " (from\n"
+		   "Linux 6.5 in the kernel's walk order, not sorted by sl)");
 
 KIT_APPLET(udpiter, "every UDP socket, as /proc/net/udp, via a BPF iterator",
 	   usage);

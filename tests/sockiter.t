@@ -5,11 +5,7 @@
 # tests/tcpiter.t and tests/udpiter.t.
 . "$TESTS/lib.sh"
 
-if [ -x "$O/sockiter_unit" ]; then
-	"$O/sockiter_unit" || echo "FAIL: sockiter_unit exited with status $?"
-else
-	fail "sockiter_unit" "$O/sockiter_unit is missing: make unit"
-fi
+run_unit sockiter_unit
 
 # sockcompare runs under busybox awk in the VM guests, where two fields
 # that read as numbers compare as numbers: a pointer hash like

@@ -5,14 +5,7 @@
  * from a jiffies sample, and records formatted into /proc's text.
  */
 #include "../applets/sockiter.c"
-
-static int failed;
-
-static void check(const char *name, int ok)
-{
-	printf("%s: sockiter_unit: %s\n", ok ? "PASS" : "FAIL", name);
-	failed |= !ok;
-}
+#include "unit.h"
 
 static int prefix_is(const char *s, int family, const char *net_hex,
 		     const char *mask_hex)
@@ -209,5 +202,5 @@ int main(void)
 	test_jiffies();
 	test_hz();
 	test_rows();
-	return failed;
+	return unit_status();
 }

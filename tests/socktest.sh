@@ -187,7 +187,15 @@ check_listen_queues() {
 check_errors() {
 	local a=$APPLET
 
-	expect_err "$a: unknown option" 2 "^$a: " "$KIT" $a --bogus
+	expect_err "$a: unknown option" 2 \
+		"^$a: unknown option '--bogus'; see '$a --help'$" \
+		"$KIT" $a --bogus
+	expect_err "$a: missing value" 2 \
+		"^$a: option '--sport' needs a value; see '$a --help'$" \
+		"$KIT" $a -4 --sport
+	expect "$a -4 -h: the usage" 0 "$("$KIT" --help $a)" "$KIT" $a -4 -h
+	expect "$a pin -4 --help: the usage" 0 "$("$KIT" --help $a)" \
+		"$KIT" $a pin -4 --help
 	expect_err "$a: unknown state" 2 "^$a: .*state" "$KIT" $a -s bogus
 	expect_err "$a: port out of range" 2 "^$a: .*port" \
 		"$KIT" $a --sport 65536
@@ -195,8 +203,12 @@ check_errors() {
 		"$KIT" $a --src 10.0.0.0/33
 	expect_err "$a: bad address" 2 "^$a: .*--dst" "$KIT" $a --dst ::1::2
 	expect_err "$a: bad uid" 2 "^$a: .*uid" "$KIT" $a --uid -1
-	expect_err "$a: -t and -j" 2 "^$a: " "$KIT" $a -t -j
-	expect_err "$a: -N and --all-netns" 2 "^$a: " \
+	expect_err "$a: -t and -j" 2 "^$a: -t and -j exclude each other" \
+		"$KIT" $a -t -j
+	expect_err "$a: -c and -t" 2 "^$a: -c and -t exclude each other" \
+		"$KIT" $a -c -H -t
+	expect_err "$a: -N and --all-netns" 2 \
+		"^$a: -N and --all-netns exclude each other" \
 		"$KIT" $a -N "$NSNAME" --all-netns
 	expect_err "$a: stray argument" 2 "^$a: " "$KIT" $a established
 	expect_err "$a: pin without PATH" 2 "^$a: " "$KIT" $a pin -4

@@ -18,6 +18,7 @@ check -s listen
 check -s connected
 check -s all -c
 check --sport 5002
+check --sport 05002	# decimal, as ss takes it: not octal
 check --dport 5002
 check --src 127.0.0.1
 check --src ::1
