@@ -39,31 +39,31 @@
 #include "kit.h"
 #include "sockiter.h"
 
-#define ALL_STATES	0xffeU		/* TCP states 1..11 */
-#define LISTEN		10
-#define CLOSE		7
-
 /* Iterator programs are tracing programs: the kernel wants CAP_BPF and
  * CAP_PERFMON both, or CAP_SYS_ADMIN. */
 #define NEED_PRIVILEGES	"need root, or CAP_BPF and CAP_PERFMON"
 
-/* States by ss's names (include/net/tcp_states.h numbers). */
+/* States by ss's names. */
 static const char *const state_names[TCP_STATES] = {
-	[1] = "established", [2] = "syn-sent", [3] = "syn-recv",
-	[4] = "fin-wait-1", [5] = "fin-wait-2", [6] = "time-wait",
-	[7] = "close", [8] = "close-wait", [9] = "last-ack",
-	[10] = "listen", [11] = "closing",
+	[ST_ESTABLISHED] = "established", [ST_SYN_SENT] = "syn-sent",
+	[ST_SYN_RECV] = "syn-recv", [ST_FIN_WAIT1] = "fin-wait-1",
+	[ST_FIN_WAIT2] = "fin-wait-2", [ST_TIME_WAIT] = "time-wait",
+	[ST_CLOSE] = "close", [ST_CLOSE_WAIT] = "close-wait",
+	[ST_LAST_ACK] = "last-ack", [ST_LISTEN] = "listen",
+	[ST_CLOSING] = "closing",
 };
 
 /* ...and as ss's State column shows them. */
 static const char *const state_labels[TCP_STATES] = {
-	[1] = "ESTAB", [2] = "SYN-SENT", [3] = "SYN-RECV",
-	[4] = "FIN-WAIT-1", [5] = "FIN-WAIT-2", [6] = "TIME-WAIT",
-	[7] = "UNCONN", [8] = "CLOSE-WAIT", [9] = "LAST-ACK",
-	[10] = "LISTEN", [11] = "CLOSING",
+	[ST_ESTABLISHED] = "ESTAB", [ST_SYN_SENT] = "SYN-SENT",
+	[ST_SYN_RECV] = "SYN-RECV", [ST_FIN_WAIT1] = "FIN-WAIT-1",
+	[ST_FIN_WAIT2] = "FIN-WAIT-2", [ST_TIME_WAIT] = "TIME-WAIT",
+	[ST_CLOSE] = "UNCONN", [ST_CLOSE_WAIT] = "CLOSE-WAIT",
+	[ST_LAST_ACK] = "LAST-ACK", [ST_LISTEN] = "LISTEN",
+	[ST_CLOSING] = "CLOSING",
 };
 
-static const char *const kind_names[] = {
+static const char *const kind_names[KINDS] = {
 	[KIND_FULL] = "socket", [KIND_TIMEWAIT] = "timewait",
 	[KIND_REQUEST] = "request",
 };
@@ -75,11 +75,11 @@ static int parse_state(const char *name, __u32 *states)
 	int i;
 
 	if (!strcmp(name, "all")) {
-		*states |= ALL_STATES;
+		*states |= STATES_TCP;
 		return 0;
 	}
 	if (!strcmp(name, "connected")) {
-		*states |= ALL_STATES & ~(1U << LISTEN | 1U << CLOSE);
+		*states |= STATES_TCP & ~(1U << ST_LISTEN | 1U << ST_CLOSE);
 		return 0;
 	}
 	/* ss's own spellings of two of them */
@@ -810,10 +810,10 @@ static void print_table(const struct sockiter *it, const struct row *rows,
 		       "Uid", "Inode");
 	for (i = 0; i < n; i++) {
 		const struct sock_rec *r = &rows[i].r;
+		const char *label = state_labels[r->state & STATE_MASK];
 
-		printf("%-11s %6u %6u", state_labels[r->state & 15] ?
-		       state_labels[r->state & 15] : "UNKNOWN", r->rx_queue,
-		       r->state == LISTEN ? r->max_backlog : r->tx_queue);
+		printf("%-11s %6u %6u", label ? label : "UNKNOWN", r->rx_queue,
+		       r->state == ST_LISTEN ? r->max_backlog : r->tx_queue);
 		print_table_endpoint(r->src, r->family, r->sport, false);
 		print_table_endpoint(r->dst, r->family, r->dport, true);
 		printf(" %6u %llu\n", r->uid, (unsigned long long)r->inode);
@@ -831,6 +831,7 @@ static void print_json_row(const struct sockiter *it, const struct row *w,
 			   const char *netns)
 {
 	const struct sock_rec *r = &w->r;
+	const char *state = state_names[r->state & STATE_MASK];
 	char a[INET6_ADDRSTRLEN], pointer[PTR_MAX + 1];
 
 	printf("{\"family\":");
@@ -838,14 +839,13 @@ static void print_json_row(const struct sockiter *it, const struct row *w,
 	if (netns)
 		json_field("netns", netns);
 	if (it->proto->tcp_tail)
-		json_field("kind", kind_names[r->kind % 3]);
+		json_field("kind", kind_names[r->kind % KINDS]);
 	printf(",\"sl\":%u", r->sl);
 	json_field("local_address", addr_text(r->src, r->family, a));
 	printf(",\"local_port\":%u", r->sport);
 	json_field("remote_address", addr_text(r->dst, r->family, a));
 	printf(",\"remote_port\":%u,\"st\":%u", r->dport, r->state);
-	json_field("state", state_names[r->state & 15] ?
-		   state_names[r->state & 15] : "unknown");
+	json_field("state", state ? state : "unknown");
 	printf(",\"tx_queue\":%u,\"rx_queue\":%d", r->tx_queue,
 	       (int)r->rx_queue);
 	printf(",\"tr\":%u,\"tm_when\":%llu,\"retrnsmt\":%u,\"uid\":%u",
@@ -860,7 +860,7 @@ static void print_json_row(const struct sockiter *it, const struct row *w,
 		printf(",\"rto\":%u,\"ato\":%u,\"quick\":%u,\"pingpong\":%u,"
 		       "\"cwnd\":%u,\"%s\":%d", r->rto, r->ato,
 		       r->quick_pingpong >> 1, r->quick_pingpong & 1, r->cwnd,
-		       r->state == LISTEN ? "fastopen_max_qlen" : "ssthresh",
+		       r->state == ST_LISTEN ? "fastopen_max_qlen" : "ssthresh",
 		       r->ssthresh);
 	puts("}");
 }

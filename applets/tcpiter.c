@@ -41,15 +41,12 @@ KIT_APPLET(tcpiter, "every TCP socket, as /proc/net/tcp, via a BPF iterator",
 static const struct sockiter_proto tcp = {
 	.name = "tcp",
 	.iter_func = "bpf_iter_tcp",
-	.header4 = "  sl  local_address rem_address   st tx_queue rx_queue "
-		   "tr tm->when retrnsmt   uid  timeout inode",
-	.header6 = "  sl  local_address                         "
-		   "remote_address                        st tx_queue "
-		   "rx_queue tr tm->when retrnsmt   uid  timeout inode",
-	.sl_width = 4,
-	.width4 = 149,
+	.header4 = PROC_TCP_HEADER4,
+	.header6 = PROC_TCP_HEADER6,
+	.sl_width = PROC_TCP_SL_WIDTH,
+	.width4 = PROC_TCP_WIDTH4,
 	.tcp_tail = true,
-	.count_states = 0xffe,
+	.count_states = STATES_TCP,
 };
 
 SOCKITER_LOADER(tcpiter, tcp_iter);

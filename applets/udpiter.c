@@ -42,16 +42,12 @@ KIT_APPLET(udpiter, "every UDP socket, as /proc/net/udp, via a BPF iterator",
 static const struct sockiter_proto udp = {
 	.name = "udp",
 	.iter_func = "bpf_iter_udp",
-	.header4 = "   sl  local_address rem_address   st tx_queue rx_queue "
-		   "tr tm->when retrnsmt   uid  timeout inode ref pointer drops",
-	.header6 = "  sl  local_address                         "
-		   "remote_address                        st tx_queue "
-		   "rx_queue tr tm->when retrnsmt   uid  timeout inode ref "
-		   "pointer drops",
-	.sl_width = 5,
-	.width4 = 127,
+	.header4 = PROC_UDP_HEADER4,
+	.header6 = PROC_UDP_HEADER6,
+	.sl_width = PROC_UDP_SL_WIDTH,
+	.width4 = PROC_UDP_WIDTH4,
 	.sort_by_sl = true,
-	.count_states = 1U << 1 | 1U << 7,
+	.count_states = STATES_UDP,
 };
 
 SOCKITER_LOADER(udpiter, udp_iter);

@@ -206,7 +206,7 @@ static __u32 text_head(struct seq_file *seq, const struct sock_rec *r,
 {
 	__u32 len;
 
-	if (sl_width == 4)
+	if (sl_width == PROC_TCP_SL_WIDTH)
 		BPF_SEQ_PRINTF(seq, "%4d: ", r->sl);
 	else
 		BPF_SEQ_PRINTF(seq, "%5d: ", r->sl);
@@ -226,10 +226,17 @@ static __u32 text_head(struct seq_file *seq, const struct sock_rec *r,
 		       r->state, r->tx_queue, r->rx_queue, r->timer, r->when,
 		       r->retransmits, r->uid, r->probes, r->inode, r->refcnt,
 		       ptr);
-	/* The pointer is 16 hex digits on a 64-bit kernel. */
-	return len + 3 + 18 + 3 + hex_len(r->when, 8) + 1 + 8 + 1 +
-	       max_u32(dec_len(r->uid), 5) + 1 + 8 + 1 + dec_len(r->inode) +
-	       1 + sdec_len((__s32)r->refcnt) + 1 + 16;
+	/* That format's length, field by field; the pointer is 16 hex
+	 * digits on a 64-bit kernel. */
+	return len + 3 +			/* "%02X " */
+	       18 +				/* "%08X:%08X " */
+	       3 + hex_len(r->when, 8) + 1 +	/* "%02X:%08lX " */
+	       8 + 1 +				/* "%08X " */
+	       max_u32(dec_len(r->uid), 5) + 1 +	/* "%5u " */
+	       8 + 1 +				/* "%8d " (probes, a u8) */
+	       dec_len(r->inode) + 1 +		/* "%lu " */
+	       sdec_len((__s32)r->refcnt) + 1 +	/* "%d " */
+	       16;				/* "%pK" */
 }
 
 /* ---- records ---- */
@@ -245,7 +252,7 @@ static void emit_record(struct seq_file *seq, const struct sock_rec *r,
 
 static void count(const struct sock_rec *r)
 {
-	__u64 *c = &counts[r->family & 1][r->state & (TCP_STATES - 1)];
+	__u64 *c = &counts[r->family & 1][r->state & STATE_MASK];
 
 	*c += 1;
 }

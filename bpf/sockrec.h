@@ -21,9 +21,50 @@ enum sock_kind {
 	KIND_FULL,	/* a full TCP or UDP socket */
 	KIND_TIMEWAIT,	/* TCP TIME_WAIT (and FIN_WAIT2 timewait) */
 	KIND_REQUEST,	/* TCP request socket, shown as SYN_RECV */
+	KINDS		/* how many */
 };
 
-#define TCP_STATES	16	/* /proc's st is a TCP state, 1..12 */
+/*
+ * The /proc/net tables, as net/ipv4/tcp_ipv4.c, udp.c and net/ipv6/ print
+ * them: the headers; IPv4 rows padded to a width (seq_setwidth(), IPv6
+ * rows are not); sl printed "%4d: " (TCP) or "%5d: " (UDP).
+ */
+#define PROC_TCP_HEADER4 "  sl  local_address rem_address   st tx_queue " \
+	"rx_queue tr tm->when retrnsmt   uid  timeout inode"
+#define PROC_TCP_HEADER6 "  sl  local_address                         " \
+	"remote_address                        st tx_queue rx_queue tr " \
+	"tm->when retrnsmt   uid  timeout inode"
+#define PROC_TCP_WIDTH4		149	/* TMPSZ - 1 */
+#define PROC_TCP_SL_WIDTH	4
+/* From 5.16 ("net: udp: fix alignment problem in udp4_seq_show()"), and
+ * in some stable kernels; before, it began with one space less. */
+#define PROC_UDP_HEADER4 "   sl  local_address rem_address   st tx_queue " \
+	"rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops"
+#define PROC_UDP_HEADER6 "  sl  local_address                         " \
+	"remote_address                        st tx_queue rx_queue tr " \
+	"tm->when retrnsmt   uid  timeout inode ref pointer drops"
+#define PROC_UDP_WIDTH4		127
+#define PROC_UDP_SL_WIDTH	5
+
+/* /proc's st: the TCP states of include/net/tcp_states.h; UDP sockets
+ * are ESTABLISHED (connected) or CLOSE. */
+enum sock_state {
+	ST_ESTABLISHED = 1, ST_SYN_SENT, ST_SYN_RECV, ST_FIN_WAIT1,
+	ST_FIN_WAIT2, ST_TIME_WAIT, ST_CLOSE, ST_CLOSE_WAIT, ST_LAST_ACK,
+	ST_LISTEN, ST_CLOSING, ST_NEW_SYN_RECV,
+};
+
+#define TCP_STATES	16		/* arrays indexed by state */
+#define STATE_MASK	(TCP_STATES - 1)	/* a state as such an index */
+/* The states a table can show: TCP's 1..11, UDP's two (a bit each). */
+#define STATES_TCP	((1U << (ST_CLOSING + 1)) - (1U << ST_ESTABLISHED))
+#define STATES_UDP	(1U << ST_ESTABLISHED | 1U << ST_CLOSE)
+
+/* /proc's tr: the timer pending (get_tcp4_sock() and the like). */
+enum sock_timer {
+	TIMER_NONE, TIMER_RETRANSMIT, TIMER_KEEPALIVE, TIMER_TIMEWAIT,
+	TIMER_PROBE0,
+};
 #define FAMILY_V4	0	/* index into counts[] and filter.families */
 #define FAMILY_V6	1
 

@@ -6,13 +6,8 @@
  */
 #include "sockiter.bpf.h"
 
-static const char header4_wide[] =
-	"   sl  local_address rem_address   st tx_queue rx_queue tr tm->when "
-	"retrnsmt   uid  timeout inode ref pointer drops";
-static const char header6[] =
-	"  sl  local_address                         remote_address       "
-	"                 st tx_queue rx_queue tr tm->when retrnsmt   uid  "
-	"timeout inode ref pointer drops";
+static const char header4_wide[] = PROC_UDP_HEADER4;
+static const char header6[] = PROC_UDP_HEADER6;
 
 /*
  * Loading a pointer from the iterator's (trusted) socket costs the 6.x
@@ -89,7 +84,7 @@ int udp_iter(struct bpf_iter__udp *ctx)
 		/* Before 5.16 the header had two leading spaces. */
 		text_header(seq, s, header4_wide + !config.udp_header_wide,
 			    sizeof(header4_wide) - 1 - !config.udp_header_wide,
-			    127, header6, sizeof(header6) - 1);
+			    PROC_UDP_WIDTH4, header6, sizeof(header6) - 1);
 	}
 	if (!up)
 		return 0;
@@ -104,10 +99,10 @@ int udp_iter(struct bpf_iter__udp *ctx)
 	if (config.mode == MODE_COUNT) {
 		count(&r);
 	} else if (config.mode == MODE_TEXT) {
-		len = text_head(seq, &r, up, 5);
+		len = text_head(seq, &r, up, PROC_UDP_SL_WIDTH);
 		BPF_SEQ_PRINTF(seq, " %u", r.drops);
 		end_line(seq, s, len + 1 + dec_len(r.drops),
-			 r.family == FAMILY_V4 ? 127 : 0);
+			 r.family == FAMILY_V4 ? PROC_UDP_WIDTH4 : 0);
 	} else {
 		emit_record(seq, &r, up);
 	}

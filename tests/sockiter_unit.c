@@ -115,10 +115,15 @@ static void test_hz(void)
 	check("no answer for nonsense", hz_from_jiffies(12345, 1) == 0);
 }
 
+/* The widths tcpiter and udpiter use (bpf/sockrec.h); the rows below
+ * are /proc's, written out. */
 static const struct sockiter_proto tcp = {
-	.sl_width = 4, .width4 = 149, .tcp_tail = true,
+	.sl_width = PROC_TCP_SL_WIDTH, .width4 = PROC_TCP_WIDTH4,
+	.tcp_tail = true,
 };
-static const struct sockiter_proto udp = { .sl_width = 5, .width4 = 127 };
+static const struct sockiter_proto udp = {
+	.sl_width = PROC_UDP_SL_WIDTH, .width4 = PROC_UDP_WIDTH4,
+};
 
 static int row_is(const struct sockiter_proto *proto,
 		  const struct sock_rec *r, const char *ptr, const char *want,
