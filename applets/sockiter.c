@@ -43,24 +43,21 @@
  * CAP_PERFMON both, or CAP_SYS_ADMIN. */
 #define NEED_PRIVILEGES	"need root, or CAP_BPF and CAP_PERFMON"
 
-/* States by ss's names. */
-static const char *const state_names[TCP_STATES] = {
-	[ST_ESTABLISHED] = "established", [ST_SYN_SENT] = "syn-sent",
-	[ST_SYN_RECV] = "syn-recv", [ST_FIN_WAIT1] = "fin-wait-1",
-	[ST_FIN_WAIT2] = "fin-wait-2", [ST_TIME_WAIT] = "time-wait",
-	[ST_CLOSE] = "close", [ST_CLOSE_WAIT] = "close-wait",
-	[ST_LAST_ACK] = "last-ack", [ST_LISTEN] = "listen",
-	[ST_CLOSING] = "closing",
-};
-
-/* ...and as ss's State column shows them. */
-static const char *const state_labels[TCP_STATES] = {
-	[ST_ESTABLISHED] = "ESTAB", [ST_SYN_SENT] = "SYN-SENT",
-	[ST_SYN_RECV] = "SYN-RECV", [ST_FIN_WAIT1] = "FIN-WAIT-1",
-	[ST_FIN_WAIT2] = "FIN-WAIT-2", [ST_TIME_WAIT] = "TIME-WAIT",
-	[ST_CLOSE] = "UNCONN", [ST_CLOSE_WAIT] = "CLOSE-WAIT",
-	[ST_LAST_ACK] = "LAST-ACK", [ST_LISTEN] = "LISTEN",
-	[ST_CLOSING] = "CLOSING",
+/* States by ss's names, and as ss's State column shows them. */
+static const struct {
+	const char *name, *label;
+} tcp_states[TCP_STATES] = {
+	[ST_ESTABLISHED] = { "established", "ESTAB" },
+	[ST_SYN_SENT] = { "syn-sent", "SYN-SENT" },
+	[ST_SYN_RECV] = { "syn-recv", "SYN-RECV" },
+	[ST_FIN_WAIT1] = { "fin-wait-1", "FIN-WAIT-1" },
+	[ST_FIN_WAIT2] = { "fin-wait-2", "FIN-WAIT-2" },
+	[ST_TIME_WAIT] = { "time-wait", "TIME-WAIT" },
+	[ST_CLOSE] = { "close", "UNCONN" },
+	[ST_CLOSE_WAIT] = { "close-wait", "CLOSE-WAIT" },
+	[ST_LAST_ACK] = { "last-ack", "LAST-ACK" },
+	[ST_LISTEN] = { "listen", "LISTEN" },
+	[ST_CLOSING] = { "closing", "CLOSING" },
 };
 
 static const char *const kind_names[KINDS] = {
@@ -88,7 +85,7 @@ static int parse_state(const char *name, __u32 *states)
 	else if (!strcmp(name, "closed"))
 		name = "close";
 	for (i = 1; i < TCP_STATES; i++) {
-		if (state_names[i] && !strcmp(name, state_names[i])) {
+		if (tcp_states[i].name && !strcmp(name, tcp_states[i].name)) {
 			*states |= 1U << i;
 			return 0;
 		}
@@ -810,7 +807,7 @@ static void print_table(const struct sockiter *it, const struct row *rows,
 		       "Uid", "Inode");
 	for (i = 0; i < n; i++) {
 		const struct sock_rec *r = &rows[i].r;
-		const char *label = state_labels[r->state & STATE_MASK];
+		const char *label = tcp_states[r->state & STATE_MASK].label;
 
 		printf("%-11s %6u %6u", label ? label : "UNKNOWN", r->rx_queue,
 		       r->state == ST_LISTEN ? r->max_backlog : r->tx_queue);
@@ -831,7 +828,7 @@ static void print_json_row(const struct sockiter *it, const struct row *w,
 			   const char *netns)
 {
 	const struct sock_rec *r = &w->r;
-	const char *state = state_names[r->state & STATE_MASK];
+	const char *state = tcp_states[r->state & STATE_MASK].name;
 	char a[INET6_ADDRSTRLEN], pointer[PTR_MAX + 1];
 
 	printf("{\"family\":");
@@ -876,9 +873,9 @@ static void print_counts(const struct sockiter *it,
 	for (i = 1; i < TCP_STATES; i++) {
 		sum[0] += counts[0][i];
 		sum[1] += counts[1][i];
-		if (!state_names[i] || !(it->proto->count_states & (1U << i)))
+		if (!(it->proto->count_states & (1U << i)))	/* all named */
 			continue;
-		printf("%-12s %8llu %8llu %8llu\n", state_names[i],
+		printf("%-12s %8llu %8llu %8llu\n", tcp_states[i].name,
 		       (unsigned long long)counts[0][i],
 		       (unsigned long long)counts[1][i],
 		       (unsigned long long)(counts[0][i] + counts[1][i]));
