@@ -8,7 +8,7 @@
  * the records into /proc's text with hand-written hex and decimal
  * conversion and one write: cheaper than formatting each field with
  * bpf_seq_printf().  A pinned iterator instead formats /proc's text in
- * the kernel (MODE_TEXT), since any program may read it.
+ * the kernel (SOCK_MODE_TEXT), since any program may read it.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -46,23 +46,23 @@
 /* States by ss's names, and as ss's State column shows them. */
 static const struct {
 	const char *name, *label;
-} tcp_states[TCP_STATES] = {
-	[ST_ESTABLISHED] = { "established", "ESTAB" },
-	[ST_SYN_SENT] = { "syn-sent", "SYN-SENT" },
-	[ST_SYN_RECV] = { "syn-recv", "SYN-RECV" },
-	[ST_FIN_WAIT1] = { "fin-wait-1", "FIN-WAIT-1" },
-	[ST_FIN_WAIT2] = { "fin-wait-2", "FIN-WAIT-2" },
-	[ST_TIME_WAIT] = { "time-wait", "TIME-WAIT" },
-	[ST_CLOSE] = { "close", "UNCONN" },
-	[ST_CLOSE_WAIT] = { "close-wait", "CLOSE-WAIT" },
-	[ST_LAST_ACK] = { "last-ack", "LAST-ACK" },
-	[ST_LISTEN] = { "listen", "LISTEN" },
-	[ST_CLOSING] = { "closing", "CLOSING" },
+} tcp_states[SOCK_TCP_STATES] = {
+	[SOCK_ST_ESTABLISHED] = { "established", "ESTAB" },
+	[SOCK_ST_SYN_SENT] = { "syn-sent", "SYN-SENT" },
+	[SOCK_ST_SYN_RECV] = { "syn-recv", "SYN-RECV" },
+	[SOCK_ST_FIN_WAIT1] = { "fin-wait-1", "FIN-WAIT-1" },
+	[SOCK_ST_FIN_WAIT2] = { "fin-wait-2", "FIN-WAIT-2" },
+	[SOCK_ST_TIME_WAIT] = { "time-wait", "TIME-WAIT" },
+	[SOCK_ST_CLOSE] = { "close", "UNCONN" },
+	[SOCK_ST_CLOSE_WAIT] = { "close-wait", "CLOSE-WAIT" },
+	[SOCK_ST_LAST_ACK] = { "last-ack", "LAST-ACK" },
+	[SOCK_ST_LISTEN] = { "listen", "LISTEN" },
+	[SOCK_ST_CLOSING] = { "closing", "CLOSING" },
 };
 
-static const char *const kind_names[KINDS] = {
-	[KIND_FULL] = "socket", [KIND_TIMEWAIT] = "timewait",
-	[KIND_REQUEST] = "request",
+static const char *const kind_names[SOCK_KINDS] = {
+	[SOCK_KIND_FULL] = "socket", [SOCK_KIND_TIMEWAIT] = "timewait",
+	[SOCK_KIND_REQUEST] = "request",
 };
 
 /* ---- the command line ---- */
@@ -72,11 +72,12 @@ static int parse_state(const char *name, __u32 *states)
 	int i;
 
 	if (!strcmp(name, "all")) {
-		*states |= STATES_TCP;
+		*states |= SOCK_STATES_TCP;
 		return 0;
 	}
 	if (!strcmp(name, "connected")) {
-		*states |= STATES_TCP & ~(1U << ST_LISTEN | 1U << ST_CLOSE);
+		*states |= SOCK_STATES_TCP &
+			   ~(1U << SOCK_ST_LISTEN | 1U << SOCK_ST_CLOSE);
 		return 0;
 	}
 	/* ss's own spellings of two of them */
@@ -84,7 +85,7 @@ static int parse_state(const char *name, __u32 *states)
 		name = "listen";
 	else if (!strcmp(name, "closed"))
 		name = "close";
-	for (i = 1; i < TCP_STATES; i++) {
+	for (i = 1; i < SOCK_TCP_STATES; i++) {
 		if (tcp_states[i].name && !strcmp(name, tcp_states[i].name)) {
 			*states |= 1U << i;
 			return 0;
@@ -204,14 +205,14 @@ static void check_pin_args(struct sockiter *it, int argc, char **argv)
 	if (optind != argc - 1)
 		die_usage("pin takes one PATH");
 	it->pin_path = argv[optind];
-	if (it->output != OUT_PROC || it->no_header || it->netns ||
+	if (it->output != SOCK_OUT_PROC || it->no_header || it->netns ||
 	    it->all_netns)
 		die_usage("pin takes only -4/-6, filters and PATH");
 	if (it->config.filter.families == 3)
 		die_usage("pin makes one /proc table: add -4 (/proc/net/%s) "
 			  "or -6 (/proc/net/%s6)", it->proto->name,
 			  it->proto->name);
-	it->config.mode = MODE_TEXT;
+	it->config.mode = SOCK_MODE_TEXT;
 }
 
 void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
@@ -231,19 +232,19 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 	while ((opt = kit_getopt(argc, argv, short_opts, long_opts)) != -1) {
 		switch (opt) {
 		case '4':
-			families |= 1 << FAMILY_V4;
+			families |= 1 << SOCK_FAMILY_V4;
 			break;
 		case '6':
-			families |= 1 << FAMILY_V6;
+			families |= 1 << SOCK_FAMILY_V6;
 			break;
 		case 't':
-			it->output = OUT_TABLE;
+			it->output = SOCK_OUT_TABLE;
 			break;
 		case 'j':
-			it->output = OUT_JSON;
+			it->output = SOCK_OUT_JSON;
 			break;
 		case 'c':
-			it->output = OUT_COUNT;
+			it->output = SOCK_OUT_COUNT;
 			break;
 		case 'H':
 			it->no_header = true;
@@ -252,9 +253,6 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 			it->verbose = true;
 			break;
 		case 'N':
-			if (!*optarg)
-				die_usage("-N takes a network namespace: a name "
-					  "in /run/netns, a path or a PID");
 			it->netns = optarg;
 			break;
 		case 'A':
@@ -267,15 +265,18 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 	}
 	opt_exclusive("tjc");
 	opt_exclusive("NA");
+	if (it->netns && !*it->netns)
+		die_usage("-N takes a network namespace: a name in /run/netns, "
+			  "a path or a PID");
 	f->families = families ? families : 3;
 	if (pin)
 		check_pin_args(it, argc, argv);
 	else if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
-	if (it->output == OUT_COUNT)
-		it->config.mode = MODE_COUNT;
-	it->config.want_pointer = it->output == OUT_PROC ||
-				  it->output == OUT_JSON;
+	if (it->output == SOCK_OUT_COUNT)
+		it->config.mode = SOCK_MODE_COUNT;
+	it->config.want_pointer = it->output == SOCK_OUT_PROC ||
+				  it->output == SOCK_OUT_JSON;
 	libbpf_set_print(it->verbose ? print_libbpf : NULL);
 }
 
@@ -552,7 +553,7 @@ static void group_by_family(struct row *rows, size_t n)
 	if (!v6)
 		die("out of memory");
 	for (i = 0; i < n; i++) {
-		if (rows[i].r.family != FAMILY_V4)
+		if (rows[i].r.family != SOCK_FAMILY_V4)
 			v6[n6++] = rows[i];
 		else if (n4++ < i)	/* in place up to the first IPv6 row */
 			rows[n4 - 1] = rows[i];
@@ -643,7 +644,7 @@ static char *put_endpoint(char *p, const __u32 *addr, int family, __u16 port)
 {
 	int i;
 
-	for (i = 0; i < (family == FAMILY_V4 ? 1 : 4); i++)
+	for (i = 0; i < (family == SOCK_FAMILY_V4 ? 1 : 4); i++)
 		p = put_hex_n(p, addr[i], 8);
 	*p++ = ':';
 	p = put_hex_n(p, port, 4);
@@ -692,7 +693,7 @@ static char *format_proc_row(char *p, const struct sockiter_proto *proto,
 	if (!proto->tcp_tail) {
 		*p++ = ' ';
 		p = put_dec(p, r->drops, 0);
-	} else if (r->kind == KIND_FULL) {
+	} else if (r->kind == SOCK_KIND_FULL) {
 		*p++ = ' ';
 		p = put_dec(p, r->rto, 0);
 		*p++ = ' ';
@@ -705,7 +706,7 @@ static char *format_proc_row(char *p, const struct sockiter_proto *proto,
 		p = put_sdec(p, r->ssthresh);
 	}
 	/* seq_pad(): IPv4 rows are as wide as their header */
-	if (r->family == FAMILY_V4 && p - start < proto->width4) {
+	if (r->family == SOCK_FAMILY_V4 && p - start < proto->width4) {
 		memset(p, ' ', proto->width4 - (p - start));
 		p = start + proto->width4;
 	}
@@ -717,15 +718,16 @@ static char *format_proc_row(char *p, const struct sockiter_proto *proto,
 static char *put_header(char *p, const struct sockiter *it, int family)
 {
 	const struct sockiter_proto *proto = it->proto;
-	const char *h = family == FAMILY_V4 ? proto->header4 : proto->header6;
+	const char *h = family == SOCK_FAMILY_V4 ? proto->header4 :
+						   proto->header6;
 	char *start = p;
 
 	/* Before 5.16 /proc/net/udp's header began with two spaces. */
-	if (family == FAMILY_V4 && !proto->tcp_tail &&
+	if (family == SOCK_FAMILY_V4 && !proto->tcp_tail &&
 	    !it->config.udp_header_wide)
 		h++;
 	p = stpcpy(p, h);
-	while (family == FAMILY_V4 && p - start < proto->width4)
+	while (family == SOCK_FAMILY_V4 && p - start < proto->width4)
 		*p++ = ' ';
 	*p++ = '\n';
 	return p;
@@ -754,7 +756,7 @@ static void print_proc(const struct sockiter *it, const struct row *rows,
 	int family;
 
 	flush_out();
-	for (family = FAMILY_V4; family <= FAMILY_V6; family++) {
+	for (family = SOCK_FAMILY_V4; family <= SOCK_FAMILY_V6; family++) {
 		if (!(it->config.filter.families & (1 << family)))
 			continue;
 		if (!it->no_header)
@@ -775,8 +777,8 @@ static void print_proc(const struct sockiter *it, const struct row *rows,
 
 static const char *addr_text(const __u32 *addr, int family, char *buf)
 {
-	return inet_ntop(family == FAMILY_V4 ? AF_INET : AF_INET6, addr, buf,
-			 INET6_ADDRSTRLEN);
+	return inet_ntop(family == SOCK_FAMILY_V4 ? AF_INET : AF_INET6, addr,
+			 buf, INET6_ADDRSTRLEN);
 }
 
 static void print_table_endpoint(const __u32 *addr, int family, __u16 port,
@@ -785,7 +787,7 @@ static void print_table_endpoint(const __u32 *addr, int family, __u16 port,
 	char a[INET6_ADDRSTRLEN], text[INET6_ADDRSTRLEN + 16];
 
 	addr_text(addr, family, a);
-	if (family == FAMILY_V6)
+	if (family == SOCK_FAMILY_V6)
 		snprintf(text, sizeof(text), "[%s]", a);
 	else
 		snprintf(text, sizeof(text), "%s", a);
@@ -807,10 +809,12 @@ static void print_table(const struct sockiter *it, const struct row *rows,
 		       "Uid", "Inode");
 	for (i = 0; i < n; i++) {
 		const struct sock_rec *r = &rows[i].r;
-		const char *label = tcp_states[r->state & STATE_MASK].label;
+		int state = r->state & SOCK_STATE_MASK;
+		const char *label = tcp_states[state].label;
+		bool listen = state == SOCK_ST_LISTEN;
 
 		printf("%-11s %6u %6u", label ? label : "UNKNOWN", r->rx_queue,
-		       r->state == ST_LISTEN ? r->max_backlog : r->tx_queue);
+		       listen ? r->max_backlog : r->tx_queue);
 		print_table_endpoint(r->src, r->family, r->sport, false);
 		print_table_endpoint(r->dst, r->family, r->dport, true);
 		printf(" %6u %llu\n", r->uid, (unsigned long long)r->inode);
@@ -828,15 +832,15 @@ static void print_json_row(const struct sockiter *it, const struct row *w,
 			   const char *netns)
 {
 	const struct sock_rec *r = &w->r;
-	const char *state = tcp_states[r->state & STATE_MASK].name;
+	const char *state = tcp_states[r->state & SOCK_STATE_MASK].name;
 	char a[INET6_ADDRSTRLEN], pointer[PTR_MAX + 1];
 
 	printf("{\"family\":");
-	json_string(stdout, r->family == FAMILY_V4 ? "inet" : "inet6");
+	json_string(stdout, r->family == SOCK_FAMILY_V4 ? "inet" : "inet6");
 	if (netns)
 		json_field("netns", netns);
 	if (it->proto->tcp_tail)
-		json_field("kind", kind_names[r->kind % KINDS]);
+		json_field("kind", kind_names[r->kind % SOCK_KINDS]);
 	printf(",\"sl\":%u", r->sl);
 	json_field("local_address", addr_text(r->src, r->family, a));
 	printf(",\"local_port\":%u", r->sport);
@@ -853,24 +857,25 @@ static void print_json_row(const struct sockiter *it, const struct row *w,
 	json_field("pointer", pointer);
 	if (!it->proto->tcp_tail)
 		printf(",\"drops\":%u", r->drops);
-	else if (r->kind == KIND_FULL)
+	else if (r->kind == SOCK_KIND_FULL)
 		printf(",\"rto\":%u,\"ato\":%u,\"quick\":%u,\"pingpong\":%u,"
 		       "\"cwnd\":%u,\"%s\":%d", r->rto, r->ato,
 		       r->quick_pingpong >> 1, r->quick_pingpong & 1, r->cwnd,
-		       r->state == ST_LISTEN ? "fastopen_max_qlen" : "ssthresh",
+		       r->state == SOCK_ST_LISTEN ? "fastopen_max_qlen" :
+						    "ssthresh",
 		       r->ssthresh);
 	puts("}");
 }
 
 static void print_counts(const struct sockiter *it,
-			 __u64 (*counts)[TCP_STATES])
+			 __u64 (*counts)[SOCK_TCP_STATES])
 {
 	__u64 sum[2] = { 0 };
 	int i;
 
 	if (!it->no_header)
 		printf("%-12s %8s %8s %8s\n", "State", "IPv4", "IPv6", "Total");
-	for (i = 1; i < TCP_STATES; i++) {
+	for (i = 1; i < SOCK_TCP_STATES; i++) {
 		sum[0] += counts[0][i];
 		sum[1] += counts[1][i];
 		if (!(it->proto->count_states & (1U << i)))	/* all named */
@@ -891,10 +896,10 @@ static void dump(const struct sockiter *it, int link,
 	struct row *rows;
 	size_t n, i;
 
-	if (it->output == OUT_COUNT)
+	if (it->output == SOCK_OUT_COUNT)
 		memset(prog->counts, 0, sizeof(prog->counts[0]) * 2);
 	rows = read_rows(link, it->config.want_pointer, &n);
-	if (it->output == OUT_COUNT) {
+	if (it->output == SOCK_OUT_COUNT) {
 		free(rows);
 		print_counts(it, prog->counts);
 		flush_out();
@@ -904,9 +909,9 @@ static void dump(const struct sockiter *it, int link,
 		qsort(rows, n, sizeof(*rows), by_slot);
 	else
 		group_by_family(rows, n);
-	if (it->output == OUT_PROC)
+	if (it->output == SOCK_OUT_PROC)
 		print_proc(it, rows, n);
-	else if (it->output == OUT_TABLE)
+	else if (it->output == SOCK_OUT_TABLE)
 		print_table(it, rows, n);
 	else
 		for (i = 0; i < n; i++)
@@ -1053,7 +1058,7 @@ static void dump_all_netns(const struct sockiter *it, int link,
 			die_errno("cannot open network namespace %s",
 			    l.ns[i].path);
 		enter_netns(fd, l.ns[i].label);
-		if (it->output != OUT_JSON)
+		if (it->output != SOCK_OUT_JSON)
 			printf("# netns %s\n", l.ns[i].label);
 		dump(it, link, prog, l.ns[i].label);
 	}

@@ -57,7 +57,7 @@ struct sockiter_proto {
 /* A loaded iterator program, from either skeleton. */
 struct sockiter_prog {
 	int fd;
-	__u64 (*counts)[TCP_STATES];	/* the program's .bss, mapped */
+	__u64 (*counts)[SOCK_TCP_STATES];	/* the program's .bss, mapped */
 };
 
 /*
@@ -123,7 +123,9 @@ static const struct sockiter_loader NAME##_loader = {			\
 	.load_libbpf = NAME##_load_libbpf,				\
 }
 
-enum sockiter_output { OUT_PROC, OUT_TABLE, OUT_JSON, OUT_COUNT };
+enum sockiter_output {
+	SOCK_OUT_PROC, SOCK_OUT_TABLE, SOCK_OUT_JSON, SOCK_OUT_COUNT
+};
 
 struct sockiter {
 	const struct sockiter_proto *proto;

@@ -46,7 +46,7 @@ static const struct sockiter_proto tcp = {
 	.sl_width = PROC_TCP_SL_WIDTH,
 	.width4 = PROC_TCP_WIDTH4,
 	.tcp_tail = true,
-	.count_states = STATES_TCP,
+	.count_states = SOCK_STATES_TCP,
 };
 
 SOCKITER_LOADER(tcpiter, tcp_iter);

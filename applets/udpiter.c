@@ -47,7 +47,7 @@ static const struct sockiter_proto udp = {
 	.sl_width = PROC_UDP_SL_WIDTH,
 	.width4 = PROC_UDP_WIDTH4,
 	.sort_by_sl = true,
-	.count_states = STATES_UDP,
+	.count_states = SOCK_STATES_UDP,
 };
 
 SOCKITER_LOADER(udpiter, udp_iter);

@@ -11,17 +11,18 @@
 
 /* What a program does with each socket (const volatile mode). */
 enum sockiter_mode {
-	MODE_RECORDS,	/* a struct sock_rec, then "%pK\n" if want_pointer */
-	MODE_TEXT,	/* the /proc line itself (pinned iterators) */
-	MODE_COUNT,	/* only bump counts[family][state] */
+	SOCK_MODE_RECORDS,	/* a struct sock_rec, then "%pK\n" if
+				 * want_pointer */
+	SOCK_MODE_TEXT,	/* the /proc line itself (pinned iterators) */
+	SOCK_MODE_COUNT,	/* only bump counts[family][state] */
 };
 
 /* Which of /proc's line layouts a record takes. */
 enum sock_kind {
-	KIND_FULL,	/* a full TCP or UDP socket */
-	KIND_TIMEWAIT,	/* TCP TIME_WAIT (and FIN_WAIT2 timewait) */
-	KIND_REQUEST,	/* TCP request socket, shown as SYN_RECV */
-	KINDS		/* how many */
+	SOCK_KIND_FULL,	/* a full TCP or UDP socket */
+	SOCK_KIND_TIMEWAIT,	/* TCP TIME_WAIT (and FIN_WAIT2 timewait) */
+	SOCK_KIND_REQUEST,	/* TCP request socket, shown as SYN_RECV */
+	SOCK_KINDS		/* how many */
 };
 
 /*
@@ -49,24 +50,26 @@ enum sock_kind {
 /* /proc's st: the TCP states of include/net/tcp_states.h; UDP sockets
  * are ESTABLISHED (connected) or CLOSE. */
 enum sock_state {
-	ST_ESTABLISHED = 1, ST_SYN_SENT, ST_SYN_RECV, ST_FIN_WAIT1,
-	ST_FIN_WAIT2, ST_TIME_WAIT, ST_CLOSE, ST_CLOSE_WAIT, ST_LAST_ACK,
-	ST_LISTEN, ST_CLOSING, ST_NEW_SYN_RECV,
+	SOCK_ST_ESTABLISHED = 1, SOCK_ST_SYN_SENT, SOCK_ST_SYN_RECV,
+	SOCK_ST_FIN_WAIT1, SOCK_ST_FIN_WAIT2, SOCK_ST_TIME_WAIT,
+	SOCK_ST_CLOSE, SOCK_ST_CLOSE_WAIT, SOCK_ST_LAST_ACK, SOCK_ST_LISTEN,
+	SOCK_ST_CLOSING, SOCK_ST_NEW_SYN_RECV,
 };
 
-#define TCP_STATES	16		/* arrays indexed by state */
-#define STATE_MASK	(TCP_STATES - 1)	/* a state as such an index */
+#define SOCK_TCP_STATES	16	/* arrays indexed by state */
+#define SOCK_STATE_MASK	(SOCK_TCP_STATES - 1)	/* a state as such an index */
 /* The states a table can show: TCP's 1..11, UDP's two (a bit each). */
-#define STATES_TCP	((1U << (ST_CLOSING + 1)) - (1U << ST_ESTABLISHED))
-#define STATES_UDP	(1U << ST_ESTABLISHED | 1U << ST_CLOSE)
+#define SOCK_STATES_TCP	\
+	((1U << (SOCK_ST_CLOSING + 1)) - (1U << SOCK_ST_ESTABLISHED))
+#define SOCK_STATES_UDP	(1U << SOCK_ST_ESTABLISHED | 1U << SOCK_ST_CLOSE)
 
 /* /proc's tr: the timer pending (get_tcp4_sock() and the like). */
 enum sock_timer {
-	TIMER_NONE, TIMER_RETRANSMIT, TIMER_KEEPALIVE, TIMER_TIMEWAIT,
-	TIMER_PROBE0,
+	SOCK_TIMER_NONE, SOCK_TIMER_RETRANSMIT, SOCK_TIMER_KEEPALIVE,
+	SOCK_TIMER_TIMEWAIT, SOCK_TIMER_PROBE0,
 };
-#define FAMILY_V4	0	/* index into counts[] and filter.families */
-#define FAMILY_V6	1
+#define SOCK_FAMILY_V4	0	/* index into counts[] and filter.families */
+#define SOCK_FAMILY_V6	1
 
 struct sock_rec {
 	__u32 src[4];		/* addresses as in memory: IPv4 in [0] */
@@ -87,7 +90,7 @@ struct sock_rec {
 	__u16 sport;
 	__u16 dport;
 	__u16 quick_pingpong;	/* (icsk_ack.quick << 1) | pingpong */
-	__u8 family;		/* FAMILY_V4 or FAMILY_V6 */
+	__u8 family;		/* SOCK_FAMILY_V4 or SOCK_FAMILY_V6 */
 	__u8 kind;		/* enum sock_kind */
 	__u8 state;
 	__u8 timer;
@@ -103,7 +106,7 @@ struct sock_rec {
  */
 struct sockiter_filter {
 	__u32 states;		/* bit (1 << state); 0: any */
-	__u32 families;		/* bit (1 << FAMILY_V4/V6) */
+	__u32 families;		/* bit (1 << SOCK_FAMILY_V4/V6) */
 	__s32 sport;		/* -1: any */
 	__s32 dport;
 	__s64 uid;		/* -1: any */
@@ -119,7 +122,7 @@ struct sockiter_filter {
 struct sockiter_config {
 	__u32 mode;		/* enum sockiter_mode */
 	__u32 hz;		/* the kernel's CONFIG_HZ */
-	__u8 want_pointer;	/* MODE_RECORDS: add /proc's pointer */
+	__u8 want_pointer;	/* SOCK_MODE_RECORDS: add /proc's pointer */
 	__u8 udp_header_wide;	/* /proc/net/udp's header starts "   sl" */
 	struct sockiter_filter filter;
 };

@@ -52,7 +52,7 @@ static void read_udp(struct sock_rec *r, const struct bpf_iter__udp *ctx,
 	struct sock *sk = &up->inet.sk;
 	__u32 refs = sk->__sk_common.skc_refcnt.refs.counter;
 
-	r->kind = KIND_FULL;
+	r->kind = SOCK_KIND_FULL;
 	r->sl = slot(ctx, sk);
 	r->state = sk->__sk_common.skc_state;
 	r->uid = ctx->uid;
@@ -77,7 +77,7 @@ int udp_iter(struct bpf_iter__udp *ctx)
 	struct session *s = NULL;
 	__u32 len;
 
-	if (config.mode == MODE_TEXT) {
+	if (config.mode == SOCK_MODE_TEXT) {
 		s = get_session(ctx->meta);
 		if (!s)
 			return 0;
@@ -89,20 +89,20 @@ int udp_iter(struct bpf_iter__udp *ctx)
 	if (!up)
 		return 0;
 	r.family = up->inet.sk.__sk_common.skc_family == AF_INET6 ?
-		   FAMILY_V6 : FAMILY_V4;
+		   SOCK_FAMILY_V6 : SOCK_FAMILY_V4;
 	if (!(config.filter.families & (1 << r.family)))
 		return 0;
 	read_udp(&r, ctx, up);
 	if (!rec_match(&r))
 		return 0;
 
-	if (config.mode == MODE_COUNT) {
+	if (config.mode == SOCK_MODE_COUNT) {
 		count(&r);
-	} else if (config.mode == MODE_TEXT) {
+	} else if (config.mode == SOCK_MODE_TEXT) {
 		len = text_head(seq, &r, up, PROC_UDP_SL_WIDTH);
 		BPF_SEQ_PRINTF(seq, " %u", r.drops);
 		end_line(seq, s, len + 1 + dec_len(r.drops),
-			 r.family == FAMILY_V4 ? PROC_UDP_WIDTH4 : 0);
+			 r.family == SOCK_FAMILY_V4 ? PROC_UDP_WIDTH4 : 0);
 	} else {
 		emit_record(seq, &r, up);
 	}
