@@ -4,7 +4,7 @@
  * record a program writes per socket, the filter it applies, and the
  * kernel's jiffies to clock_t conversion (kept here so a unit test checks
  * the very code the BPF programs run).  Userspace includes <linux/types.h>
- * first; the BPF side has kernel_types.h.
+ * and <stdbool.h> first; the BPF side has kernel_types.h.
  */
 #ifndef SOCKREC_H
 #define SOCKREC_H
@@ -114,16 +114,16 @@ struct sockiter_filter {
 	__u32 src_mask[4];	/* all zero: any */
 	__u32 dst[4];
 	__u32 dst_mask[4];
-	__u8 src_v6;
-	__u8 dst_v6;
+	bool src_v6;
+	bool dst_v6;
 };
 
 /* The knobs userspace sets before loading (const volatile). */
 struct sockiter_config {
 	__u32 mode;		/* enum sockiter_mode */
 	__u32 hz;		/* the kernel's CONFIG_HZ */
-	__u8 want_pointer;	/* SOCK_MODE_RECORDS: add /proc's pointer */
-	__u8 udp_header_wide;	/* /proc/net/udp's header starts "   sl" */
+	bool want_pointer;	/* SOCK_MODE_RECORDS: add /proc's pointer */
+	bool udp_header_wide;	/* /proc/net/udp's header starts "   sl" */
 	struct sockiter_filter filter;
 };
 
