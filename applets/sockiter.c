@@ -8,7 +8,7 @@
  * the records into /proc's text with hand-written hex and decimal
  * conversion and one write: cheaper than formatting each field with
  * bpf_seq_printf().  A pinned iterator instead formats /proc's text in
- * the kernel (MODE_TEXT), since any program may read it.
+ * the kernel (SOCK_MODE_TEXT), since any program may read it.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -21,6 +21,7 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
@@ -29,6 +30,8 @@
 #include <unistd.h>
 #include <zlib.h>
 #include <linux/capability.h>
+#include <linux/magic.h>
+#include <linux/nsfs.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -36,44 +39,45 @@
 #include "kit.h"
 #include "sockiter.h"
 
-#define BPF_FS_MAGIC	0xcafe4a11
-#define ALL_STATES	0xffeU		/* TCP states 1..11 */
-#define LISTEN		10
-#define CLOSE		7
+/* Iterator programs are tracing programs: the kernel wants CAP_BPF and
+ * CAP_PERFMON both, or CAP_SYS_ADMIN. */
+#define NEED_PRIVILEGES	"need root, or CAP_BPF and CAP_PERFMON"
 
-/* States by ss's names (include/net/tcp_states.h numbers). */
-static const char *const state_names[TCP_STATES] = {
-	[1] = "established", [2] = "syn-sent", [3] = "syn-recv",
-	[4] = "fin-wait-1", [5] = "fin-wait-2", [6] = "time-wait",
-	[7] = "close", [8] = "close-wait", [9] = "last-ack",
-	[10] = "listen", [11] = "closing",
+/* States by ss's names, and as ss's State column shows them. */
+static const struct {
+	const char *name, *label;
+} tcp_states[SOCK_TCP_STATES] = {
+	[SOCK_ST_ESTABLISHED] = { "established", "ESTAB" },
+	[SOCK_ST_SYN_SENT] = { "syn-sent", "SYN-SENT" },
+	[SOCK_ST_SYN_RECV] = { "syn-recv", "SYN-RECV" },
+	[SOCK_ST_FIN_WAIT1] = { "fin-wait-1", "FIN-WAIT-1" },
+	[SOCK_ST_FIN_WAIT2] = { "fin-wait-2", "FIN-WAIT-2" },
+	[SOCK_ST_TIME_WAIT] = { "time-wait", "TIME-WAIT" },
+	[SOCK_ST_CLOSE] = { "close", "UNCONN" },
+	[SOCK_ST_CLOSE_WAIT] = { "close-wait", "CLOSE-WAIT" },
+	[SOCK_ST_LAST_ACK] = { "last-ack", "LAST-ACK" },
+	[SOCK_ST_LISTEN] = { "listen", "LISTEN" },
+	[SOCK_ST_CLOSING] = { "closing", "CLOSING" },
 };
 
-/* ...and as ss's State column shows them. */
-static const char *const state_labels[TCP_STATES] = {
-	[1] = "ESTAB", [2] = "SYN-SENT", [3] = "SYN-RECV",
-	[4] = "FIN-WAIT-1", [5] = "FIN-WAIT-2", [6] = "TIME-WAIT",
-	[7] = "UNCONN", [8] = "CLOSE-WAIT", [9] = "LAST-ACK",
-	[10] = "LISTEN", [11] = "CLOSING",
-};
-
-static const char *const kind_names[] = {
-	[KIND_FULL] = "socket", [KIND_TIMEWAIT] = "timewait",
-	[KIND_REQUEST] = "request",
+static const char *const kind_names[SOCK_KINDS] = {
+	[SOCK_KIND_FULL] = "socket", [SOCK_KIND_TIMEWAIT] = "timewait",
+	[SOCK_KIND_REQUEST] = "request",
 };
 
 /* ---- the command line ---- */
 
-int parse_state(const char *name, __u32 *states)
+static int parse_state(const char *name, __u32 *states)
 {
 	int i;
 
 	if (!strcmp(name, "all")) {
-		*states |= ALL_STATES;
+		*states |= SOCK_STATES_TCP;
 		return 0;
 	}
 	if (!strcmp(name, "connected")) {
-		*states |= ALL_STATES & ~(1U << LISTEN | 1U << CLOSE);
+		*states |= SOCK_STATES_TCP &
+			   ~(1U << SOCK_ST_LISTEN | 1U << SOCK_ST_CLOSE);
 		return 0;
 	}
 	/* ss's own spellings of two of them */
@@ -81,8 +85,8 @@ int parse_state(const char *name, __u32 *states)
 		name = "listen";
 	else if (!strcmp(name, "closed"))
 		name = "close";
-	for (i = 1; i < TCP_STATES; i++) {
-		if (state_names[i] && !strcmp(name, state_names[i])) {
+	for (i = 1; i < SOCK_TCP_STATES; i++) {
+		if (tcp_states[i].name && !strcmp(name, tcp_states[i].name)) {
 			*states |= 1U << i;
 			return 0;
 		}
@@ -92,13 +96,13 @@ int parse_state(const char *name, __u32 *states)
 
 /* ADDR[/LEN] as an IPv6 prefix (IPv4 as ::ffff:a.b.c.d), net masked.
  * Returns 4 or 6, the family it was written in, or -1. */
-int parse_prefix(const char *s, __u32 net[4], __u32 mask[4])
+static int parse_prefix(const char *s, __u32 net[4], __u32 mask[4])
 {
 	unsigned char addr[16] = { 0 }, bits[16];
 	const char *slash = strchr(s, '/');
 	size_t n = slash ? (size_t)(slash - s) : strlen(s);
 	char text[INET6_ADDRSTRLEN];
-	long len, max;
+	unsigned long len, max;
 	int i;
 
 	if (n >= sizeof(text))
@@ -114,13 +118,11 @@ int parse_prefix(const char *s, __u32 net[4], __u32 mask[4])
 		return -1;
 	}
 	len = max;
-	if (slash && (!slash[1] || strspn(slash + 1, "0123456789") !=
-		      strlen(slash + 1) || parse_long(slash + 1, &len) ||
-		      len > max))
+	if (slash && parse_ulong(slash + 1, 10, 0, max, &len))
 		return -1;
 	len += 128 - max;
 	for (i = 0; i < 16; i++) {
-		long b = len - 8 * i;
+		long b = (long)len - 8 * i;
 
 		bits[i] = b >= 8 ? 0xff : b <= 0 ? 0 : 0xff << (8 - b);
 		addr[i] &= bits[i];
@@ -132,15 +134,14 @@ int parse_prefix(const char *s, __u32 net[4], __u32 mask[4])
 
 static __s32 parse_port(const char *opt, const char *s)
 {
-	long port;
+	unsigned long port;
 
-	if (strspn(s, "0123456789") != strlen(s) || parse_long(s, &port) ||
-	    port > 65535)
+	if (parse_ulong(s, 10, 0, 65535, &port))
 		die_usage("%s takes a port number 0-65535, got '%s'", opt, s);
 	return port;
 }
 
-static const char short_opts[] = "46tjcHvs:N:h";
+static const char short_opts[] = "46tjcHvs:N:";
 static const struct option long_opts[] = {
 	{ "sport", required_argument, NULL, 'S' },
 	{ "dport", required_argument, NULL, 'D' },
@@ -150,13 +151,6 @@ static const struct option long_opts[] = {
 	{ "all-netns", no_argument, NULL, 'A' },
 	{ NULL, 0, NULL, 0 },
 };
-
-static void set_output(struct sockiter *it, enum sockiter_output out)
-{
-	if (it->output != OUT_PROC && it->output != out)
-		die_usage("-t, -j and -c exclude each other");
-	it->output = out;
-}
 
 /* Returns whether the prefix was written in IPv6. */
 static bool prefix_option(const char *opt, const char *arg, __u32 net[4],
@@ -171,7 +165,7 @@ static bool prefix_option(const char *opt, const char *arg, __u32 net[4],
 
 static void parse_filter(struct sockiter_filter *f, int opt, const char *arg)
 {
-	long uid;
+	unsigned long uid;
 
 	switch (opt) {
 	case 's':
@@ -192,8 +186,7 @@ static void parse_filter(struct sockiter_filter *f, int opt, const char *arg)
 		f->dst_v6 = prefix_option("--dst", arg, f->dst, f->dst_mask);
 		break;
 	case 'u':
-		if (strspn(arg, "0123456789") != strlen(arg) ||
-		    parse_long(arg, &uid) || uid > 0xffffffffL)
+		if (parse_ulong(arg, 10, 0, 0xffffffffUL, &uid))
 			die_usage("--uid takes a number, got '%s'", arg);
 		f->uid = uid;
 		break;
@@ -212,14 +205,14 @@ static void check_pin_args(struct sockiter *it, int argc, char **argv)
 	if (optind != argc - 1)
 		die_usage("pin takes one PATH");
 	it->pin_path = argv[optind];
-	if (it->output != OUT_PROC || it->no_header || it->netns ||
+	if (it->output != SOCK_OUT_PROC || it->no_header || it->netns ||
 	    it->all_netns)
 		die_usage("pin takes only -4/-6, filters and PATH");
 	if (it->config.filter.families == 3)
 		die_usage("pin makes one /proc table: add -4 (/proc/net/%s) "
 			  "or -6 (/proc/net/%s6)", it->proto->name,
 			  it->proto->name);
-	it->config.mode = MODE_TEXT;
+	it->config.mode = SOCK_MODE_TEXT;
 }
 
 void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
@@ -236,24 +229,22 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 	if (pin)
 		argc--, argv++;
 	optind = 1;
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, short_opts, long_opts,
-				  NULL)) != -1) {
+	while ((opt = kit_getopt(argc, argv, short_opts, long_opts)) != -1) {
 		switch (opt) {
 		case '4':
-			families |= 1 << FAMILY_V4;
+			families |= 1 << SOCK_FAMILY_V4;
 			break;
 		case '6':
-			families |= 1 << FAMILY_V6;
+			families |= 1 << SOCK_FAMILY_V6;
 			break;
 		case 't':
-			set_output(it, OUT_TABLE);
+			it->output = SOCK_OUT_TABLE;
 			break;
 		case 'j':
-			set_output(it, OUT_JSON);
+			it->output = SOCK_OUT_JSON;
 			break;
 		case 'c':
-			set_output(it, OUT_COUNT);
+			it->output = SOCK_OUT_COUNT;
 			break;
 		case 'H':
 			it->no_header = true;
@@ -270,22 +261,22 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		case 's': case 'S': case 'D': case 'a': case 'b': case 'u':
 			parse_filter(f, opt, optarg);
 			break;
-		default:
-			die_usage("unknown option or missing value: %s (see "
-				  "--help)", argv[optind - 1]);
 		}
 	}
+	opt_exclusive("tjc");
+	opt_exclusive("NA");
+	if (it->netns && !*it->netns)
+		die_usage("-N takes a network namespace: a name in /run/netns, "
+			  "a path or a PID");
 	f->families = families ? families : 3;
-	if (it->netns && it->all_netns)
-		die_usage("-N and --all-netns exclude each other");
 	if (pin)
 		check_pin_args(it, argc, argv);
 	else if (optind < argc)
 		die_usage("unexpected argument '%s'", argv[optind]);
-	if (it->output == OUT_COUNT)
-		it->config.mode = MODE_COUNT;
-	it->config.want_pointer = it->output == OUT_PROC ||
-				  it->output == OUT_JSON;
+	if (it->output == SOCK_OUT_COUNT)
+		it->config.mode = SOCK_MODE_COUNT;
+	it->config.want_pointer = it->output == SOCK_OUT_PROC ||
+				  it->output == SOCK_OUT_JSON;
 	libbpf_set_print(it->verbose ? print_libbpf : NULL);
 }
 
@@ -321,7 +312,7 @@ static __u32 config_hz(void)
  * the candidate that fits, or 0 when none fits clearly (near 5 minutes of
  * uptime every HZ gives the same jiffies).
  */
-__u32 hz_from_jiffies(__u64 jiffies, __u64 now_ns)
+static __u32 hz_from_jiffies(__u64 jiffies, __u64 now_ns)
 {
 	static const __u32 candidates[] = { 100, 250, 300, 1000 };
 	__u64 best = ~0ULL, second = ~0ULL;
@@ -398,17 +389,22 @@ static bool udp_header_wide(void)
 
 /* ---- loading ---- */
 
+static bool has_cap(const struct __user_cap_data_struct *data, int cap)
+{
+	return data[CAP_TO_INDEX(cap)].effective & CAP_TO_MASK(cap);
+}
+
 static void check_privileges(void)
 {
 	struct __user_cap_header_struct head = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
-	struct __user_cap_data_struct data[2];
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
 
 	if (syscall(SYS_capget, &head, data) == 0 &&
-	    !(data[0].effective & (1U << CAP_SYS_ADMIN)) &&
-	    !(data[1].effective & (1U << (39 - 32))))	/* CAP_BPF */
-		die("need root or CAP_BPF");
+	    !has_cap(data, CAP_SYS_ADMIN) &&
+	    !(has_cap(data, CAP_BPF) && has_cap(data, CAP_PERFMON)))
+		die(NEED_PRIVILEGES);
 }
 
 /* Why did loading fail?  A kernel without the iterator target. */
@@ -444,14 +440,13 @@ static int load(struct sockiter *it, const struct sockiter_loader *loader,
 		die("kernel has no BPF %s iterator (needs Linux 5.9 or later)",
 		    name);
 	if (err == -EPERM)
-		die("need root or CAP_BPF");
+		die(NEED_PRIVILEGES);
 	if (err)
 		die("cannot load the BPF %s iterator: %s%s", name,
 		    strerror(-err), it->verbose ? "" : " (-v tells why)");
 	link = bpf_link_create(prog->fd, 0, BPF_TRACE_ITER, NULL);
 	if (link < 0)
-		die("cannot attach the BPF %s iterator: %s", name,
-		    strerror(errno));
+		die_errno("cannot attach the BPF %s iterator", name);
 	return link;
 }
 
@@ -513,7 +508,7 @@ static struct row *read_rows(int link, bool pointer, size_t *count)
 	ssize_t got;
 
 	if (fd < 0)
-		die("cannot start the iterator: %s", strerror(errno));
+		die_errno("cannot start the iterator");
 	for (;;) {
 		/* one read() returns at most the kernel's 32 KiB buffer */
 		got = read(fd, buf + have, sizeof(buf) - have);
@@ -521,7 +516,7 @@ static struct row *read_rows(int link, bool pointer, size_t *count)
 		if (got < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
 		if (got < 0)
-			die("reading the iterator: %s", strerror(errno));
+			die_errno("reading the iterator");
 		if (got == 0)
 			break;
 		have += got;
@@ -558,7 +553,7 @@ static void group_by_family(struct row *rows, size_t n)
 	if (!v6)
 		die("out of memory");
 	for (i = 0; i < n; i++) {
-		if (rows[i].r.family != FAMILY_V4)
+		if (rows[i].r.family != SOCK_FAMILY_V4)
 			v6[n6++] = rows[i];
 		else if (n4++ < i)	/* in place up to the first IPv6 row */
 			rows[n4 - 1] = rows[i];
@@ -649,7 +644,7 @@ static char *put_endpoint(char *p, const __u32 *addr, int family, __u16 port)
 {
 	int i;
 
-	for (i = 0; i < (family == FAMILY_V4 ? 1 : 4); i++)
+	for (i = 0; i < (family == SOCK_FAMILY_V4 ? 1 : 4); i++)
 		p = put_hex_n(p, addr[i], 8);
 	*p++ = ':';
 	p = put_hex_n(p, port, 4);
@@ -660,8 +655,9 @@ static char *put_endpoint(char *p, const __u32 *addr, int family, __u16 port)
 /* At most this long: sl, addresses, numbers, pointer, padding. */
 #define ROW_MAX 512
 
-char *format_proc_row(char *p, const struct sockiter_proto *proto,
-		      const struct sock_rec *r, const char *ptr, int ptr_len)
+static char *format_proc_row(char *p, const struct sockiter_proto *proto,
+			     const struct sock_rec *r, const char *ptr,
+			     int ptr_len)
 {
 	char *start = p;
 
@@ -697,7 +693,7 @@ char *format_proc_row(char *p, const struct sockiter_proto *proto,
 	if (!proto->tcp_tail) {
 		*p++ = ' ';
 		p = put_dec(p, r->drops, 0);
-	} else if (r->kind == KIND_FULL) {
+	} else if (r->kind == SOCK_KIND_FULL) {
 		*p++ = ' ';
 		p = put_dec(p, r->rto, 0);
 		*p++ = ' ';
@@ -710,7 +706,7 @@ char *format_proc_row(char *p, const struct sockiter_proto *proto,
 		p = put_sdec(p, r->ssthresh);
 	}
 	/* seq_pad(): IPv4 rows are as wide as their header */
-	if (r->family == FAMILY_V4 && p - start < proto->width4) {
+	if (r->family == SOCK_FAMILY_V4 && p - start < proto->width4) {
 		memset(p, ' ', proto->width4 - (p - start));
 		p = start + proto->width4;
 	}
@@ -722,15 +718,16 @@ char *format_proc_row(char *p, const struct sockiter_proto *proto,
 static char *put_header(char *p, const struct sockiter *it, int family)
 {
 	const struct sockiter_proto *proto = it->proto;
-	const char *h = family == FAMILY_V4 ? proto->header4 : proto->header6;
+	const char *h = family == SOCK_FAMILY_V4 ? proto->header4 :
+						   proto->header6;
 	char *start = p;
 
 	/* Before 5.16 /proc/net/udp's header began with two spaces. */
-	if (family == FAMILY_V4 && !proto->tcp_tail &&
+	if (family == SOCK_FAMILY_V4 && !proto->tcp_tail &&
 	    !it->config.udp_header_wide)
 		h++;
 	p = stpcpy(p, h);
-	while (family == FAMILY_V4 && p - start < proto->width4)
+	while (family == SOCK_FAMILY_V4 && p - start < proto->width4)
 		*p++ = ' ';
 	*p++ = '\n';
 	return p;
@@ -739,7 +736,14 @@ static char *put_header(char *p, const struct sockiter *it, int family)
 static void write_out(const char *buf, size_t len)
 {
 	if (write_all(STDOUT_FILENO, buf, len) < 0)
-		die("writing: %s", strerror(errno));
+		die_errno("write error");
+}
+
+/* stdout's buffer written out: a walk stops at the first write error. */
+static void flush_out(void)
+{
+	if (fflush(stdout) || ferror(stdout))
+		die_errno("write error");
 }
 
 /* The whole walk is in rows: written in pieces that stay in the cache. */
@@ -751,8 +755,8 @@ static void print_proc(const struct sockiter *it, const struct row *rows,
 	size_t i = 0;
 	int family;
 
-	fflush(stdout);
-	for (family = FAMILY_V4; family <= FAMILY_V6; family++) {
+	flush_out();
+	for (family = SOCK_FAMILY_V4; family <= SOCK_FAMILY_V6; family++) {
 		if (!(it->config.filter.families & (1 << family)))
 			continue;
 		if (!it->no_header)
@@ -773,8 +777,8 @@ static void print_proc(const struct sockiter *it, const struct row *rows,
 
 static const char *addr_text(const __u32 *addr, int family, char *buf)
 {
-	return inet_ntop(family == FAMILY_V4 ? AF_INET : AF_INET6, addr, buf,
-			 INET6_ADDRSTRLEN);
+	return inet_ntop(family == SOCK_FAMILY_V4 ? AF_INET : AF_INET6, addr,
+			 buf, INET6_ADDRSTRLEN);
 }
 
 static void print_table_endpoint(const __u32 *addr, int family, __u16 port,
@@ -783,7 +787,7 @@ static void print_table_endpoint(const __u32 *addr, int family, __u16 port,
 	char a[INET6_ADDRSTRLEN], text[INET6_ADDRSTRLEN + 16];
 
 	addr_text(addr, family, a);
-	if (family == FAMILY_V6)
+	if (family == SOCK_FAMILY_V6)
 		snprintf(text, sizeof(text), "[%s]", a);
 	else
 		snprintf(text, sizeof(text), "%s", a);
@@ -805,65 +809,78 @@ static void print_table(const struct sockiter *it, const struct row *rows,
 		       "Uid", "Inode");
 	for (i = 0; i < n; i++) {
 		const struct sock_rec *r = &rows[i].r;
+		int state = r->state & SOCK_STATE_MASK;
+		const char *label = tcp_states[state].label;
+		bool listen = state == SOCK_ST_LISTEN;
 
-		printf("%-11s %6u %6u", state_labels[r->state & 15] ?
-		       state_labels[r->state & 15] : "UNKNOWN", r->rx_queue,
-		       r->tx_queue);
+		printf("%-11s %6u %6u", label ? label : "UNKNOWN", r->rx_queue,
+		       listen ? r->max_backlog : r->tx_queue);
 		print_table_endpoint(r->src, r->family, r->sport, false);
 		print_table_endpoint(r->dst, r->family, r->dport, true);
 		printf(" %6u %llu\n", r->uid, (unsigned long long)r->inode);
 	}
 }
 
+/* ,"NAME":"VALUE", the value escaped */
+static void json_field(const char *name, const char *value)
+{
+	printf(",\"%s\":", name);
+	json_string(stdout, value);
+}
+
 static void print_json_row(const struct sockiter *it, const struct row *w,
 			   const char *netns)
 {
 	const struct sock_rec *r = &w->r;
-	char a[INET6_ADDRSTRLEN], pointer[40];
+	const char *state = tcp_states[r->state & SOCK_STATE_MASK].name;
+	char a[INET6_ADDRSTRLEN], pointer[PTR_MAX + 1];
 
-	printf("{\"family\":\"%s\"", r->family == FAMILY_V4 ? "inet" : "inet6");
+	printf("{\"family\":");
+	json_string(stdout, r->family == SOCK_FAMILY_V4 ? "inet" : "inet6");
 	if (netns)
-		printf(",\"netns\":\"%s\"", netns);
+		json_field("netns", netns);
 	if (it->proto->tcp_tail)
-		printf(",\"kind\":\"%s\"", kind_names[r->kind % 3]);
-	printf(",\"sl\":%u,\"local_address\":\"%s\",\"local_port\":%u",
-	       r->sl, addr_text(r->src, r->family, a), r->sport);
-	printf(",\"remote_address\":\"%s\",\"remote_port\":%u",
-	       addr_text(r->dst, r->family, a), r->dport);
-	printf(",\"st\":%u,\"state\":\"%s\",\"tx_queue\":%u,\"rx_queue\":%d",
-	       r->state, state_names[r->state & 15] ? state_names[r->state & 15]
-	       : "unknown", r->tx_queue, (int)r->rx_queue);
+		json_field("kind", kind_names[r->kind % SOCK_KINDS]);
+	printf(",\"sl\":%u", r->sl);
+	json_field("local_address", addr_text(r->src, r->family, a));
+	printf(",\"local_port\":%u", r->sport);
+	json_field("remote_address", addr_text(r->dst, r->family, a));
+	printf(",\"remote_port\":%u,\"st\":%u", r->dport, r->state);
+	json_field("state", state ? state : "unknown");
+	printf(",\"tx_queue\":%u,\"rx_queue\":%d", r->tx_queue,
+	       (int)r->rx_queue);
 	printf(",\"tr\":%u,\"tm_when\":%llu,\"retrnsmt\":%u,\"uid\":%u",
 	       r->timer, (unsigned long long)r->when, r->retransmits, r->uid);
 	snprintf(pointer, sizeof(pointer), "%.*s", (int)w->ptr_len, w->ptr);
-	printf(",\"timeout\":%u,\"inode\":%llu,\"ref\":%d,\"pointer\":\"%s\"",
-	       r->probes, (unsigned long long)r->inode, (int)r->refcnt,
-	       pointer);
+	printf(",\"timeout\":%u,\"inode\":%llu,\"ref\":%d", r->probes,
+	       (unsigned long long)r->inode, (int)r->refcnt);
+	json_field("pointer", pointer);
 	if (!it->proto->tcp_tail)
 		printf(",\"drops\":%u", r->drops);
-	else if (r->kind == KIND_FULL)
+	else if (r->kind == SOCK_KIND_FULL)
 		printf(",\"rto\":%u,\"ato\":%u,\"quick\":%u,\"pingpong\":%u,"
 		       "\"cwnd\":%u,\"%s\":%d", r->rto, r->ato,
 		       r->quick_pingpong >> 1, r->quick_pingpong & 1, r->cwnd,
-		       r->state == LISTEN ? "fastopen_max_qlen" : "ssthresh",
+		       r->state == SOCK_ST_LISTEN ? "fastopen_max_qlen" :
+						    "ssthresh",
 		       r->ssthresh);
 	puts("}");
 }
 
 static void print_counts(const struct sockiter *it,
-			 __u64 (*counts)[TCP_STATES])
+			 __u64 (*counts)[SOCK_TCP_STATES])
 {
 	__u64 sum[2] = { 0 };
 	int i;
 
 	if (!it->no_header)
 		printf("%-12s %8s %8s %8s\n", "State", "IPv4", "IPv6", "Total");
-	for (i = 1; i < TCP_STATES; i++) {
+	for (i = 1; i < SOCK_TCP_STATES; i++) {
 		sum[0] += counts[0][i];
 		sum[1] += counts[1][i];
-		if (!state_names[i] || !(it->proto->count_states & (1U << i)))
+		if (!(it->proto->count_states & (1U << i)))	/* all named */
 			continue;
-		printf("%-12s %8llu %8llu %8llu\n", state_names[i],
+		printf("%-12s %8llu %8llu %8llu\n", tcp_states[i].name,
 		       (unsigned long long)counts[0][i],
 		       (unsigned long long)counts[1][i],
 		       (unsigned long long)(counts[0][i] + counts[1][i]));
@@ -879,41 +896,55 @@ static void dump(const struct sockiter *it, int link,
 	struct row *rows;
 	size_t n, i;
 
-	if (it->output == OUT_COUNT)
+	if (it->output == SOCK_OUT_COUNT)
 		memset(prog->counts, 0, sizeof(prog->counts[0]) * 2);
 	rows = read_rows(link, it->config.want_pointer, &n);
-	if (it->output == OUT_COUNT) {
+	if (it->output == SOCK_OUT_COUNT) {
 		free(rows);
 		print_counts(it, prog->counts);
+		flush_out();
 		return;
 	}
 	if (it->proto->sort_by_sl)
 		qsort(rows, n, sizeof(*rows), by_slot);
 	else
 		group_by_family(rows, n);
-	if (it->output == OUT_PROC)
+	if (it->output == SOCK_OUT_PROC)
 		print_proc(it, rows, n);
-	else if (it->output == OUT_TABLE)
+	else if (it->output == SOCK_OUT_TABLE)
 		print_table(it, rows, n);
 	else
 		for (i = 0; i < n; i++)
 			print_json_row(it, &rows[i], netns);
-	fflush(stdout);
+	flush_out();
 	free(rows);
 }
 
 /* ---- network namespaces ---- */
 
-static void enter_netns(const char *path, const char *what)
+/* path opened as a network namespace; -1 with errno set when it is not,
+ * or no longer, one: ENOENT (gone) or EINVAL (another kind of file). */
+static int open_netns(const char *path)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0)
-		die("unknown network namespace %s (%s: %s)", what, path,
-		    strerror(errno));
+	if (fd >= 0 && ioctl(fd, NS_GET_NSTYPE) != CLONE_NEWNET) {
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	return fd;
+}
+
+static const char *netns_error(int err)
+{
+	return err == EINVAL ? "not a network namespace" : strerror(err);
+}
+
+static void enter_netns(int fd, const char *what)
+{
 	if (setns(fd, CLONE_NEWNET))
-		die("cannot enter network namespace %s: %s", what,
-		    strerror(errno));
+		die_errno("cannot enter network namespace %s", what);
 	close(fd);
 }
 
@@ -921,6 +952,7 @@ static void enter_netns(const char *path, const char *what)
 static void enter_named_netns(const char *spec)
 {
 	char path[PATH_MAX];
+	int fd;
 
 	if (strchr(spec, '/'))
 		snprintf(path, sizeof(path), "%s", spec);
@@ -928,7 +960,11 @@ static void enter_named_netns(const char *spec)
 		snprintf(path, sizeof(path), "/proc/%s/ns/net", spec);
 	else
 		snprintf(path, sizeof(path), "/run/netns/%s", spec);
-	enter_netns(path, spec);
+	fd = open_netns(path);
+	if (fd < 0)
+		die("unknown network namespace %s (%s: %s)", spec, path,
+		    netns_error(errno));
+	enter_netns(fd, spec);
 }
 
 struct netns {
@@ -1008,8 +1044,21 @@ static void dump_all_netns(const struct sockiter *it, int link,
 	add_netns_dir(&l, "/proc", true);
 	qsort(l.ns, l.n, sizeof(*l.ns), by_inode);
 	for (i = 0; i < l.n; i++) {
-		enter_netns(l.ns[i].path, l.ns[i].label);
-		if (it->output != OUT_JSON)
+		int fd = open_netns(l.ns[i].path);
+
+		/* a stale entry of /run/netns, a process gone meanwhile */
+		if (fd < 0 && (errno == ENOENT || errno == ESRCH ||
+			       errno == EINVAL)) {
+			if (it->verbose)
+				warn_msg("skipping %s: %s", l.ns[i].path,
+					 netns_error(errno));
+			continue;
+		}
+		if (fd < 0)
+			die_errno("cannot open network namespace %s",
+			    l.ns[i].path);
+		enter_netns(fd, l.ns[i].label);
+		if (it->output != SOCK_OUT_JSON)
 			printf("# netns %s\n", l.ns[i].label);
 		dump(it, link, prog, l.ns[i].label);
 	}
@@ -1029,18 +1078,25 @@ static void pin(const struct sockiter *it, int link)
 {
 	const char *path = it->pin_path;
 	char dir[PATH_MAX];
+	struct stat st;
 
 	if (!on_bpffs("/sys/fs/bpf") &&
 	    mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL))
-		die("cannot mount bpffs at /sys/fs/bpf: %s", strerror(errno));
-	if (!access(path, F_OK))
-		die("%s exists: remove it first (rm %s)", path, path);
+		die_errno("cannot mount bpffs at /sys/fs/bpf");
+	if (!stat(path, &st) && S_ISDIR(st.st_mode))
+		die("%s is a directory: pin takes the path of a new file in "
+		    "it, e.g. %s/%s", path, path, it->proto->name);
 	snprintf(dir, sizeof(dir), "%s", path);
-	if (!on_bpffs(dirname(dir)))
+	if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode))
+		die("no directory %s for %s: create it (mkdir -p %s)", dir,
+		    path, dir);
+	if (!on_bpffs(dir))
 		die("%s is not on a bpffs (mount -t bpf bpf DIR, or use "
 		    "/sys/fs/bpf)", path);
+	if (!access(path, F_OK))
+		die("%s exists: remove it first (rm %s)", path, path);
 	if (bpf_obj_pin(link, path))
-		die("cannot pin at %s: %s", path, strerror(errno));
+		die_errno("cannot pin at %s", path);
 }
 
 int sockiter_run(struct sockiter *it, const struct sockiter_loader *loader)

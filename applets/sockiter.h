@@ -29,6 +29,17 @@
 "                  /run/netns/*), each section after a line\n" \
 "                  \"# netns net:[INODE] LABEL\" (-j: a \"netns\" field)\n"
 
+/* The pin paragraph of PROTO's usage; ORDER says in which order rows come. */
+#define SOCKITER_USAGE_PIN(PROTO, ORDER) \
+"\n" \
+"pin: load the iterator with its filters and pin it at PATH on bpffs\n" \
+"(mounting bpffs at /sys/fs/bpf if needed).  Then every read of PATH, by\n" \
+"any program (`cat PATH`), prints a fresh /proc/net/" PROTO " (-4) or " \
+PROTO "6 (-6)\n" \
+"table of the reader's network namespace, formatted in the kernel" ORDER \
+".\n" \
+"One table a file: pin twice for both.  Remove it with `rm PATH`.\n"
+
 /* What differs between TCP and UDP. */
 struct sockiter_proto {
 	const char *name;		/* "tcp": /proc/net/tcp, "TCP" in errors */
@@ -45,7 +56,7 @@ struct sockiter_proto {
 /* A loaded iterator program, from either skeleton. */
 struct sockiter_prog {
 	int fd;
-	__u64 (*counts)[TCP_STATES];	/* the program's .bss, mapped */
+	__u64 (*counts)[SOCK_TCP_STATES];	/* the program's .bss, mapped */
 };
 
 /*
@@ -111,7 +122,9 @@ static const struct sockiter_loader NAME##_loader = {			\
 	.load_libbpf = NAME##_load_libbpf,				\
 }
 
-enum sockiter_output { OUT_PROC, OUT_TABLE, OUT_JSON, OUT_COUNT };
+enum sockiter_output {
+	SOCK_OUT_PROC, SOCK_OUT_TABLE, SOCK_OUT_JSON, SOCK_OUT_COUNT
+};
 
 struct sockiter {
 	const struct sockiter_proto *proto;
@@ -131,12 +144,5 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 /* Loads the program and does what the command line asked; returns the
  * exit status (runtime errors exit 1). */
 int sockiter_run(struct sockiter *it, const struct sockiter_loader *loader);
-
-/* Pure helpers, unit-tested (tests/sockiter_unit.c). */
-int parse_prefix(const char *s, __u32 net[4], __u32 mask[4]);
-int parse_state(const char *name, __u32 *states);
-__u32 hz_from_jiffies(__u64 jiffies, __u64 now_ns);
-char *format_proc_row(char *p, const struct sockiter_proto *proto,
-		      const struct sock_rec *r, const char *ptr, int ptr_len);
 
 #endif

@@ -15,12 +15,13 @@ static const char usage[] =
 "       tcpiter pin -4|-6 [FILTER]... PATH\n"
 "\n"
 "Every TCP socket (full, TIME_WAIT and SYN_RECV request sockets, IPv4 and\n"
-"IPv6) through the BPF TCP socket iterator.  Needs root (or CAP_BPF) and a\n"
-"kernel with BTF, Linux 5.9 or later.\n"
+"IPv6) through the BPF TCP socket iterator.  Needs root (or CAP_BPF and\n"
+"CAP_PERFMON) and a kernel with BTF, Linux 5.9 or later.\n"
 "\n"
 "Output (default: exactly what `cat /proc/net/tcp /proc/net/tcp6` prints):\n"
 "  -4, -6          IPv4 (/proc/net/tcp) or IPv6 (/proc/net/tcp6) only\n"
-"  -t              a table like `ss -tan`: state, queues, addresses, uid, inode\n"
+"  -t              a table like `ss -tan`: state, queues, addresses, uid, inode;\n"
+"                  a listener's queues are its accept queue and backlog\n"
 "  -j              JSON Lines: one object per socket, every /proc field\n"
 "  -c              counts per state and family, counted in the kernel\n"
 "  -H              no header\n"
@@ -32,12 +33,7 @@ static const char usage[] =
 "                  the groups connected (all but listen and close) and all;\n"
 "                  repeat for more than one\n"
 SOCKITER_USAGE_FILTERS
-"\n"
-"pin: load the iterator with its filters and pin it at PATH on bpffs\n"
-"(mounting bpffs at /sys/fs/bpf if needed).  Then every read of PATH, by\n"
-"any program (`cat PATH`), prints a fresh /proc/net/tcp (-4) or tcp6 (-6)\n"
-"table of the reader's network namespace, formatted in the kernel.  One\n"
-"table a file: pin twice for both.  Remove it with `rm PATH`.\n";
+SOCKITER_USAGE_PIN("tcp", "");
 
 KIT_APPLET(tcpiter, "every TCP socket, as /proc/net/tcp, via a BPF iterator",
 	   usage);
@@ -45,15 +41,12 @@ KIT_APPLET(tcpiter, "every TCP socket, as /proc/net/tcp, via a BPF iterator",
 static const struct sockiter_proto tcp = {
 	.name = "tcp",
 	.iter_func = "bpf_iter_tcp",
-	.header4 = "  sl  local_address rem_address   st tx_queue rx_queue "
-		   "tr tm->when retrnsmt   uid  timeout inode",
-	.header6 = "  sl  local_address                         "
-		   "remote_address                        st tx_queue "
-		   "rx_queue tr tm->when retrnsmt   uid  timeout inode",
-	.sl_width = 4,
-	.width4 = 149,
+	.header4 = PROC_TCP_HEADER4,
+	.header6 = PROC_TCP_HEADER6,
+	.sl_width = PROC_TCP_SL_WIDTH,
+	.width4 = PROC_TCP_WIDTH4,
 	.tcp_tail = true,
-	.count_states = 0xffe,
+	.count_states = SOCK_STATES_TCP,
 };
 
 SOCKITER_LOADER(tcpiter, tcp_iter);

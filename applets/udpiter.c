@@ -16,7 +16,7 @@ static const char usage[] =
 "\n"
 "Every UDP socket (IPv4 and IPv6, IPv4-mapped ones in the IPv6 table as\n"
 "/proc has them) through the BPF UDP socket iterator.  Needs root (or\n"
-"CAP_BPF) and a kernel with BTF, Linux 5.9 or later.\n"
+"CAP_BPF and CAP_PERFMON) and a kernel with BTF, Linux 5.9 or later.\n"
 "\n"
 "Output (default: exactly what `cat /proc/net/udp /proc/net/udp6` prints;\n"
 "sl is the socket's hash slot, as in /proc):\n"
@@ -33,13 +33,8 @@ static const char usage[] =
 "                  TCP names and the groups connected and all are accepted\n"
 "                  too; repeat for more than one\n"
 SOCKITER_USAGE_FILTERS
-"\n"
-"pin: load the iterator with its filters and pin it at PATH on bpffs\n"
-"(mounting bpffs at /sys/fs/bpf if needed).  Then every read of PATH, by\n"
-"any program (`cat PATH`), prints a fresh /proc/net/udp (-4) or udp6 (-6)\n"
-"table of the reader's network namespace, formatted in the kernel (on\n"
-"6.5 and later in the kernel's walk order, not sorted by sl).  One table a\n"
-"file: pin twice for both.  Remove it with `rm PATH`.\n";
+SOCKITER_USAGE_PIN("udp", " (from\n"
+		   "Linux 6.5 in the kernel's walk order, not sorted by sl)");
 
 KIT_APPLET(udpiter, "every UDP socket, as /proc/net/udp, via a BPF iterator",
 	   usage);
@@ -47,16 +42,12 @@ KIT_APPLET(udpiter, "every UDP socket, as /proc/net/udp, via a BPF iterator",
 static const struct sockiter_proto udp = {
 	.name = "udp",
 	.iter_func = "bpf_iter_udp",
-	.header4 = "   sl  local_address rem_address   st tx_queue rx_queue "
-		   "tr tm->when retrnsmt   uid  timeout inode ref pointer drops",
-	.header6 = "  sl  local_address                         "
-		   "remote_address                        st tx_queue "
-		   "rx_queue tr tm->when retrnsmt   uid  timeout inode ref "
-		   "pointer drops",
-	.sl_width = 5,
-	.width4 = 127,
+	.header4 = PROC_UDP_HEADER4,
+	.header6 = PROC_UDP_HEADER6,
+	.sl_width = PROC_UDP_SL_WIDTH,
+	.width4 = PROC_UDP_WIDTH4,
 	.sort_by_sl = true,
-	.count_states = 1U << 1 | 1U << 7,
+	.count_states = SOCK_STATES_UDP,
 };
 
 SOCKITER_LOADER(udpiter, udp_iter);

@@ -122,6 +122,7 @@ struct sock {
 	refcount_t sk_wmem_alloc;
 	struct socket *sk_socket;
 	u32 sk_ack_backlog;
+	u32 sk_max_ack_backlog;
 	struct timer_list sk_timer;
 	atomic_t sk_drops;
 	/* 6.18+: "net: add sk_drops_read() ... numa_drop_counters": UDP

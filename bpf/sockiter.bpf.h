@@ -17,13 +17,13 @@ char LICENSE[] SEC("license") = "GPL";
 
 /* Set by userspace before load; the verifier prunes what they turn off. */
 const volatile struct sockiter_config config = {
-	.mode = MODE_RECORDS,
+	.mode = SOCK_MODE_RECORDS,
 	.hz = 250,
 	.filter = { .families = 3, .sport = -1, .dport = -1, .uid = -1 },
 };
 
-/* MODE_COUNT: sockets that passed the filter, by family and state. */
-__u64 counts[2][TCP_STATES];
+/* SOCK_MODE_COUNT: sockets that passed the filter, by family and state. */
+__u64 counts[2][SOCK_TCP_STATES];
 
 /* Per reader (session), so that concurrent readers of a pinned iterator
  * number their rows independently. */
@@ -51,7 +51,7 @@ static struct session *get_session(const struct bpf_iter_meta *meta)
 	__u64 id = meta->session_id;
 	struct session *s, fresh = {};
 
-	if (config.mode == MODE_RECORDS) {
+	if (config.mode == SOCK_MODE_RECORDS) {
 		/* --all-netns: one walk after another */
 		if (only_session.id != id) {
 			__builtin_memset(&only_session, 0, sizeof(only_session));
@@ -68,7 +68,7 @@ static struct session *get_session(const struct bpf_iter_meta *meta)
 
 static void read_addrs(struct sock_rec *r, const struct sock_common *skc)
 {
-	if (r->family == FAMILY_V4) {
+	if (r->family == SOCK_FAMILY_V4) {
 		r->src[0] = skc->skc_rcv_saddr;
 		r->dst[0] = skc->skc_daddr;
 		return;
@@ -85,9 +85,9 @@ static bool addr_match(const struct sock_rec *r, const __u32 *addr,
 		       bool v6_only)
 {
 	__u32 v6[4] = { 0, 0, bpf_htonl(0xffff), addr[0] };
-	const __u32 *a = r->family == FAMILY_V4 ? v6 : addr;
+	const __u32 *a = r->family == SOCK_FAMILY_V4 ? v6 : addr;
 
-	if (v6_only && r->family == FAMILY_V4)
+	if (v6_only && r->family == SOCK_FAMILY_V4)
 		return false;
 	for (int i = 0; i < 4; i++)
 		if ((a[i] & mask[i]) != net[i])
@@ -187,7 +187,7 @@ static void text_header(struct seq_file *seq, struct session *s,
 	if (s->header_done)
 		return;
 	s->header_done = 1;
-	if (config.filter.families & (1 << FAMILY_V4)) {
+	if (config.filter.families & (1 << SOCK_FAMILY_V4)) {
 		bpf_seq_write(seq, v4, v4_len);
 		end_line(seq, s, v4_len, v4_width);
 	} else {
@@ -206,12 +206,12 @@ static __u32 text_head(struct seq_file *seq, const struct sock_rec *r,
 {
 	__u32 len;
 
-	if (sl_width == 4)
+	if (sl_width == PROC_TCP_SL_WIDTH)
 		BPF_SEQ_PRINTF(seq, "%4d: ", r->sl);
 	else
 		BPF_SEQ_PRINTF(seq, "%5d: ", r->sl);
 	len = max_u32(dec_len(r->sl), sl_width) + 2;
-	if (r->family == FAMILY_V4) {
+	if (r->family == SOCK_FAMILY_V4) {
 		BPF_SEQ_PRINTF(seq, "%08X:%04X %08X:%04X ",
 			       r->src[0], r->sport, r->dst[0], r->dport);
 		len += 28;
@@ -226,10 +226,17 @@ static __u32 text_head(struct seq_file *seq, const struct sock_rec *r,
 		       r->state, r->tx_queue, r->rx_queue, r->timer, r->when,
 		       r->retransmits, r->uid, r->probes, r->inode, r->refcnt,
 		       ptr);
-	/* The pointer is 16 hex digits on a 64-bit kernel. */
-	return len + 3 + 18 + 3 + hex_len(r->when, 8) + 1 + 8 + 1 +
-	       max_u32(dec_len(r->uid), 5) + 1 + 8 + 1 + dec_len(r->inode) +
-	       1 + sdec_len((__s32)r->refcnt) + 1 + 16;
+	/* That format's length, field by field; the pointer is 16 hex
+	 * digits on a 64-bit kernel. */
+	return len + 3 +			/* "%02X " */
+	       18 +				/* "%08X:%08X " */
+	       3 + hex_len(r->when, 8) + 1 +	/* "%02X:%08lX " */
+	       8 + 1 +				/* "%08X " */
+	       max_u32(dec_len(r->uid), 5) + 1 +	/* "%5u " */
+	       8 + 1 +				/* "%8d " (probes, a u8) */
+	       dec_len(r->inode) + 1 +		/* "%lu " */
+	       sdec_len((__s32)r->refcnt) + 1 +	/* "%d " */
+	       16;				/* "%pK" */
 }
 
 /* ---- records ---- */
@@ -245,7 +252,7 @@ static void emit_record(struct seq_file *seq, const struct sock_rec *r,
 
 static void count(const struct sock_rec *r)
 {
-	__u64 *c = &counts[r->family & 1][r->state & (TCP_STATES - 1)];
+	__u64 *c = &counts[r->family & 1][r->state & SOCK_STATE_MASK];
 
 	*c += 1;
 }

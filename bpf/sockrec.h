@@ -4,28 +4,72 @@
  * record a program writes per socket, the filter it applies, and the
  * kernel's jiffies to clock_t conversion (kept here so a unit test checks
  * the very code the BPF programs run).  Userspace includes <linux/types.h>
- * first; the BPF side has kernel_types.h.
+ * and <stdbool.h> first; the BPF side has kernel_types.h.
  */
 #ifndef SOCKREC_H
 #define SOCKREC_H
 
 /* What a program does with each socket (const volatile mode). */
 enum sockiter_mode {
-	MODE_RECORDS,	/* a struct sock_rec, then "%pK\n" if want_pointer */
-	MODE_TEXT,	/* the /proc line itself (pinned iterators) */
-	MODE_COUNT,	/* only bump counts[family][state] */
+	SOCK_MODE_RECORDS,	/* a struct sock_rec, then "%pK\n" if
+				 * want_pointer */
+	SOCK_MODE_TEXT,	/* the /proc line itself (pinned iterators) */
+	SOCK_MODE_COUNT,	/* only bump counts[family][state] */
 };
 
 /* Which of /proc's line layouts a record takes. */
 enum sock_kind {
-	KIND_FULL,	/* a full TCP or UDP socket */
-	KIND_TIMEWAIT,	/* TCP TIME_WAIT (and FIN_WAIT2 timewait) */
-	KIND_REQUEST,	/* TCP request socket, shown as SYN_RECV */
+	SOCK_KIND_FULL,	/* a full TCP or UDP socket */
+	SOCK_KIND_TIMEWAIT,	/* TCP TIME_WAIT (and FIN_WAIT2 timewait) */
+	SOCK_KIND_REQUEST,	/* TCP request socket, shown as SYN_RECV */
+	SOCK_KINDS		/* how many */
 };
 
-#define TCP_STATES	16	/* /proc's st is a TCP state, 1..12 */
-#define FAMILY_V4	0	/* index into counts[] and filter.families */
-#define FAMILY_V6	1
+/*
+ * The /proc/net tables, as net/ipv4/tcp_ipv4.c, udp.c and net/ipv6/ print
+ * them: the headers; IPv4 rows padded to a width (seq_setwidth(), IPv6
+ * rows are not); sl printed "%4d: " (TCP) or "%5d: " (UDP).
+ */
+#define PROC_TCP_HEADER4 "  sl  local_address rem_address   st tx_queue " \
+	"rx_queue tr tm->when retrnsmt   uid  timeout inode"
+#define PROC_TCP_HEADER6 "  sl  local_address                         " \
+	"remote_address                        st tx_queue rx_queue tr " \
+	"tm->when retrnsmt   uid  timeout inode"
+#define PROC_TCP_WIDTH4		149	/* TMPSZ - 1 */
+#define PROC_TCP_SL_WIDTH	4
+/* From 5.16 ("net: udp: fix alignment problem in udp4_seq_show()"), and
+ * in some stable kernels; before, it began with one space less. */
+#define PROC_UDP_HEADER4 "   sl  local_address rem_address   st tx_queue " \
+	"rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops"
+#define PROC_UDP_HEADER6 "  sl  local_address                         " \
+	"remote_address                        st tx_queue rx_queue tr " \
+	"tm->when retrnsmt   uid  timeout inode ref pointer drops"
+#define PROC_UDP_WIDTH4		127
+#define PROC_UDP_SL_WIDTH	5
+
+/* /proc's st: the TCP states of include/net/tcp_states.h; UDP sockets
+ * are ESTABLISHED (connected) or CLOSE. */
+enum sock_state {
+	SOCK_ST_ESTABLISHED = 1, SOCK_ST_SYN_SENT, SOCK_ST_SYN_RECV,
+	SOCK_ST_FIN_WAIT1, SOCK_ST_FIN_WAIT2, SOCK_ST_TIME_WAIT,
+	SOCK_ST_CLOSE, SOCK_ST_CLOSE_WAIT, SOCK_ST_LAST_ACK, SOCK_ST_LISTEN,
+	SOCK_ST_CLOSING, SOCK_ST_NEW_SYN_RECV,
+};
+
+#define SOCK_TCP_STATES	16	/* arrays indexed by state */
+#define SOCK_STATE_MASK	(SOCK_TCP_STATES - 1)	/* a state as such an index */
+/* The states a table can show: TCP's 1..11, UDP's two (a bit each). */
+#define SOCK_STATES_TCP	\
+	((1U << (SOCK_ST_CLOSING + 1)) - (1U << SOCK_ST_ESTABLISHED))
+#define SOCK_STATES_UDP	(1U << SOCK_ST_ESTABLISHED | 1U << SOCK_ST_CLOSE)
+
+/* /proc's tr: the timer pending (get_tcp4_sock() and the like). */
+enum sock_timer {
+	SOCK_TIMER_NONE, SOCK_TIMER_RETRANSMIT, SOCK_TIMER_KEEPALIVE,
+	SOCK_TIMER_TIMEWAIT, SOCK_TIMER_PROBE0,
+};
+#define SOCK_FAMILY_V4	0	/* index into counts[] and filter.families */
+#define SOCK_FAMILY_V6	1
 
 struct sock_rec {
 	__u32 src[4];		/* addresses as in memory: IPv4 in [0] */
@@ -42,10 +86,11 @@ struct sock_rec {
 	__u32 cwnd;
 	__s32 ssthresh;		/* listeners: fastopen max_qlen */
 	__u32 drops;		/* UDP */
+	__u32 max_backlog;	/* TCP listeners: ss's Send-Q, not in /proc */
 	__u16 sport;
 	__u16 dport;
 	__u16 quick_pingpong;	/* (icsk_ack.quick << 1) | pingpong */
-	__u8 family;		/* FAMILY_V4 or FAMILY_V6 */
+	__u8 family;		/* SOCK_FAMILY_V4 or SOCK_FAMILY_V6 */
 	__u8 kind;		/* enum sock_kind */
 	__u8 state;
 	__u8 timer;
@@ -61,7 +106,7 @@ struct sock_rec {
  */
 struct sockiter_filter {
 	__u32 states;		/* bit (1 << state); 0: any */
-	__u32 families;		/* bit (1 << FAMILY_V4/V6) */
+	__u32 families;		/* bit (1 << SOCK_FAMILY_V4/V6) */
 	__s32 sport;		/* -1: any */
 	__s32 dport;
 	__s64 uid;		/* -1: any */
@@ -69,16 +114,16 @@ struct sockiter_filter {
 	__u32 src_mask[4];	/* all zero: any */
 	__u32 dst[4];
 	__u32 dst_mask[4];
-	__u8 src_v6;
-	__u8 dst_v6;
+	bool src_v6;
+	bool dst_v6;
 };
 
 /* The knobs userspace sets before loading (const volatile). */
 struct sockiter_config {
 	__u32 mode;		/* enum sockiter_mode */
 	__u32 hz;		/* the kernel's CONFIG_HZ */
-	__u8 want_pointer;	/* MODE_RECORDS: add /proc's pointer */
-	__u8 udp_header_wide;	/* /proc/net/udp's header starts "   sl" */
+	bool want_pointer;	/* SOCK_MODE_RECORDS: add /proc's pointer */
+	bool udp_header_wide;	/* /proc/net/udp's header starts "   sl" */
 	struct sockiter_filter filter;
 };
 

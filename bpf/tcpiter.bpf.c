@@ -7,11 +7,6 @@
  */
 #include "sockiter.bpf.h"
 
-#define TCP_SYN_RECV		3
-#define TCP_TIME_WAIT		6
-#define TCP_LISTEN		10
-#define TCP_NEW_SYN_RECV	12
-
 #define ICSK_TIME_RETRANS	1
 #define ICSK_TIME_PROBE0	3
 #define ICSK_TIME_LOSS_PROBE	5
@@ -19,13 +14,8 @@
 
 #define TCP_INFINITE_SSTHRESH	0x7fffffff
 
-static const char header4[] =
-	"  sl  local_address rem_address   st tx_queue rx_queue tr tm->when "
-	"retrnsmt   uid  timeout inode";
-static const char header6[] =
-	"  sl  local_address                         remote_address       "
-	"                 st tx_queue rx_queue tr tm->when retrnsmt   uid  "
-	"timeout inode";
+static const char header4[] = PROC_TCP_HEADER4;
+static const char header6[] = PROC_TCP_HEADER6;
 
 /*
  * /proc/net/tcp's sl: the row's ordinal within its family.  A row that
@@ -101,21 +91,22 @@ static void read_full(struct sock_rec *r, struct tcp_sock *tp)
 	unsigned long keepalive;
 	__s32 rx;
 
-	r->kind = KIND_FULL;
+	r->kind = SOCK_KIND_FULL;
 	r->sport = bpf_ntohs(icsk->icsk_inet.inet_sport);
-	if (config.mode == MODE_COUNT)	/* has all the filter needs */
+	if (config.mode == SOCK_MODE_COUNT)	/* has all the filter needs */
 		return;
 	if (pending == ICSK_TIME_RETRANS || pending == ICSK_TIME_REO_TIMEOUT ||
 	    pending == ICSK_TIME_LOSS_PROBE || pending == ICSK_TIME_PROBE0) {
-		r->timer = pending == ICSK_TIME_PROBE0 ? 4 : 1;
+		r->timer = pending == ICSK_TIME_PROBE0 ? SOCK_TIMER_PROBE0 :
+			   SOCK_TIMER_RETRANSMIT;
 		r->when = timer_delta(retransmit_expires(icsk));
 	} else if (keepalive_pending(icsk, &keepalive)) {
-		r->timer = 2;
+		r->timer = SOCK_TIMER_KEEPALIVE;
 		r->when = timer_delta(keepalive);
 	}
 	r->tx_queue = tp->write_seq - tp->snd_una;
 	rx = tp->rcv_nxt - tp->copied_seq;
-	r->rx_queue = r->state == TCP_LISTEN ? sk->sk_ack_backlog :
+	r->rx_queue = r->state == SOCK_ST_LISTEN ? sk->sk_ack_backlog :
 		      rx > 0 ? rx : 0;
 	r->retransmits = icsk->icsk_retransmits;
 	r->probes = icsk->icsk_probes_out;
@@ -126,9 +117,10 @@ static void read_full(struct sock_rec *r, struct tcp_sock *tp)
 					icsk_ack.ato), config.hz);
 	r->quick_pingpong = (icsk->icsk_ack.quick << 1) | pingpong(tp);
 	r->cwnd = tp->snd_cwnd;
-	if (r->state == TCP_LISTEN)
+	if (r->state == SOCK_ST_LISTEN) {
 		r->ssthresh = icsk->icsk_accept_queue.fastopenq.max_qlen;
-	else if (tp->snd_ssthresh >= TCP_INFINITE_SSTHRESH)
+		r->max_backlog = sk->sk_max_ack_backlog;
+	} else if (tp->snd_ssthresh >= TCP_INFINITE_SSTHRESH)
 		r->ssthresh = -1;
 	else
 		r->ssthresh = tp->snd_ssthresh;
@@ -136,20 +128,20 @@ static void read_full(struct sock_rec *r, struct tcp_sock *tp)
 
 static void read_timewait(struct sock_rec *r, struct inet_timewait_sock *tw)
 {
-	r->kind = KIND_TIMEWAIT;
+	r->kind = SOCK_KIND_TIMEWAIT;
 	r->state = tw->tw_substate;
 	r->sport = bpf_ntohs(tw->tw_sport);
-	r->timer = 3;
+	r->timer = SOCK_TIMER_TIMEWAIT;
 	r->when = timer_delta(tw->tw_timer.expires);
 	r->refcnt = refcnt(&tw->__tw_common);
 }
 
 static void read_request(struct sock_rec *r, struct request_sock *req)
 {
-	r->kind = KIND_REQUEST;
-	r->state = TCP_SYN_RECV;
+	r->kind = SOCK_KIND_REQUEST;
+	r->state = SOCK_ST_SYN_RECV;
 	r->sport = req->__req_common.skc_num;
-	r->timer = 1;
+	r->timer = SOCK_TIMER_RETRANSMIT;
 	r->when = timer_delta(req->rsk_timer.expires);
 	r->retransmits = BPF_CORE_READ_BITFIELD(req, num_timeout);
 }
@@ -157,16 +149,17 @@ static void read_request(struct sock_rec *r, struct request_sock *req)
 static void print_text(struct seq_file *seq, struct session *s,
 		       const struct sock_rec *r, const void *ptr)
 {
-	__u32 len = text_head(seq, r, ptr, 4);
+	__u32 len = text_head(seq, r, ptr, PROC_TCP_SL_WIDTH);
 
-	if (r->kind == KIND_FULL) {
+	if (r->kind == SOCK_KIND_FULL) {
 		BPF_SEQ_PRINTF(seq, " %lu %lu %u %u %d", r->rto, r->ato,
 			       r->quick_pingpong, r->cwnd, r->ssthresh);
 		len += 5 + dec_len(r->rto) + dec_len(r->ato) +
 		       dec_len(r->quick_pingpong) + dec_len(r->cwnd) +
 		       sdec_len(r->ssthresh);
 	}
-	end_line(seq, s, len, r->family == FAMILY_V4 ? 149 : 0);
+	end_line(seq, s, len,
+		 r->family == SOCK_FAMILY_V4 ? PROC_TCP_WIDTH4 : 0);
 }
 
 SEC("iter/tcp")
@@ -180,17 +173,19 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 	struct sock_rec r = {};
 	struct session *s = NULL;
 
-	if (config.mode != MODE_COUNT) {
+	if (config.mode != SOCK_MODE_COUNT) {
 		s = get_session(ctx->meta);
 		if (!s)
 			return 0;
 	}
-	if (config.mode == MODE_TEXT)
-		text_header(seq, s, header4, sizeof(header4) - 1, 149,
+	if (config.mode == SOCK_MODE_TEXT)
+		text_header(seq, s, header4, sizeof(header4) - 1,
+			    PROC_TCP_WIDTH4,
 			    header6, sizeof(header6) - 1);
 	if (!skc)
 		return 0;
-	r.family = skc->skc_family == AF_INET6 ? FAMILY_V6 : FAMILY_V4;
+	r.family = skc->skc_family == AF_INET6 ? SOCK_FAMILY_V6 :
+						 SOCK_FAMILY_V4;
 	if (!(config.filter.families & (1 << r.family)))
 		return 0;
 	if (s)
@@ -201,12 +196,12 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 	r.state = skc->skc_state;
 	/* The TCP structs begin with the generic ones: casts, not member
 	 * accesses, that would each be a struct for libbpf to look up. */
-	if (r.state == TCP_TIME_WAIT) {
+	if (r.state == SOCK_ST_TIME_WAIT) {
 		tw = bpf_skc_to_tcp_timewait_sock(skc);
 		if (!tw)
 			return 0;
 		read_timewait(&r, (struct inet_timewait_sock *)tw);
-	} else if (r.state == TCP_NEW_SYN_RECV) {
+	} else if (r.state == SOCK_ST_NEW_SYN_RECV) {
 		req = bpf_skc_to_tcp_request_sock(skc);
 		if (!req)
 			return 0;
@@ -222,9 +217,9 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 	if (!rec_match(&r))
 		return 0;
 
-	if (config.mode == MODE_COUNT)
+	if (config.mode == SOCK_MODE_COUNT)
 		count(&r);
-	else if (config.mode == MODE_TEXT)
+	else if (config.mode == SOCK_MODE_TEXT)
 		print_text(seq, s, &r, skc);
 	else
 		emit_record(seq, &r, skc);

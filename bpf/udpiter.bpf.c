@@ -6,13 +6,8 @@
  */
 #include "sockiter.bpf.h"
 
-static const char header4_wide[] =
-	"   sl  local_address rem_address   st tx_queue rx_queue tr tm->when "
-	"retrnsmt   uid  timeout inode ref pointer drops";
-static const char header6[] =
-	"  sl  local_address                         remote_address       "
-	"                 st tx_queue rx_queue tr tm->when retrnsmt   uid  "
-	"timeout inode ref pointer drops";
+static const char header4_wide[] = PROC_UDP_HEADER4;
+static const char header6[] = PROC_UDP_HEADER6;
 
 /*
  * Loading a pointer from the iterator's (trusted) socket costs the 6.x
@@ -57,7 +52,7 @@ static void read_udp(struct sock_rec *r, const struct bpf_iter__udp *ctx,
 	struct sock *sk = &up->inet.sk;
 	__u32 refs = sk->__sk_common.skc_refcnt.refs.counter;
 
-	r->kind = KIND_FULL;
+	r->kind = SOCK_KIND_FULL;
 	r->sl = slot(ctx, sk);
 	r->state = sk->__sk_common.skc_state;
 	r->uid = ctx->uid;
@@ -82,32 +77,32 @@ int udp_iter(struct bpf_iter__udp *ctx)
 	struct session *s = NULL;
 	__u32 len;
 
-	if (config.mode == MODE_TEXT) {
+	if (config.mode == SOCK_MODE_TEXT) {
 		s = get_session(ctx->meta);
 		if (!s)
 			return 0;
 		/* Before 5.16 the header had two leading spaces. */
 		text_header(seq, s, header4_wide + !config.udp_header_wide,
 			    sizeof(header4_wide) - 1 - !config.udp_header_wide,
-			    127, header6, sizeof(header6) - 1);
+			    PROC_UDP_WIDTH4, header6, sizeof(header6) - 1);
 	}
 	if (!up)
 		return 0;
 	r.family = up->inet.sk.__sk_common.skc_family == AF_INET6 ?
-		   FAMILY_V6 : FAMILY_V4;
+		   SOCK_FAMILY_V6 : SOCK_FAMILY_V4;
 	if (!(config.filter.families & (1 << r.family)))
 		return 0;
 	read_udp(&r, ctx, up);
 	if (!rec_match(&r))
 		return 0;
 
-	if (config.mode == MODE_COUNT) {
+	if (config.mode == SOCK_MODE_COUNT) {
 		count(&r);
-	} else if (config.mode == MODE_TEXT) {
-		len = text_head(seq, &r, up, 5);
+	} else if (config.mode == SOCK_MODE_TEXT) {
+		len = text_head(seq, &r, up, PROC_UDP_SL_WIDTH);
 		BPF_SEQ_PRINTF(seq, " %u", r.drops);
 		end_line(seq, s, len + 1 + dec_len(r.drops),
-			 r.family == FAMILY_V4 ? 127 : 0);
+			 r.family == SOCK_FAMILY_V4 ? PROC_UDP_WIDTH4 : 0);
 	} else {
 		emit_record(seq, &r, up);
 	}

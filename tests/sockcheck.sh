@@ -170,6 +170,12 @@ check_pin() {
 		"$KIT" "$APPLET" pin -4 "$fs/v4"
 	expect_err "$APPLET pin: PATH not on bpffs" 1 "^$APPLET: .*bpffs" \
 		"$KIT" "$APPLET" pin -4 "$W/v4"
+	expect_err "$APPLET pin: PATH in a missing directory" 1 \
+		"^$APPLET: no directory $fs/nodir for $fs/nodir/x: create it \\(mkdir -p $fs/nodir\\)$" \
+		"$KIT" "$APPLET" pin -4 "$fs/nodir/x"
+	expect_err "$APPLET pin: PATH a directory" 1 \
+		"^$APPLET: $fs is a directory: pin takes the path of a new file in it, e.g. $fs/$P$" \
+		"$KIT" "$APPLET" pin -4 "$fs"
 	expect_err "$APPLET pin: no table chosen" 2 "^$APPLET: " \
 		"$KIT" "$APPLET" pin "$fs/both"
 	if rm "$fs/v4" "$fs/v6" "$fs/filtered" 2>/dev/null &&
@@ -204,7 +210,7 @@ check_churn() {
 		fi
 	done
 	kill $churn || why="sockzoo churn ended early"
-	wait $churn
+	wait $churn || why="sockzoo churn exited with status $?"
 	if [ -n "$why" ]; then
 		fail "$APPLET under churn" "$why"
 	else
@@ -238,6 +244,20 @@ check_no_iterator() {
 	else
 		pass "$name"
 	fi
+}
+
+# Copies stdin, a suite's output, where only PASS:, FAIL:, SKIP: and note:
+# lines and a FAIL's indented details belong: any other line (a shell's
+# "Terminated", a tool's chatter) becomes a FAIL, so none creeps in.
+only_log_lines() {
+	while IFS= read -r line; do
+		case $line in
+		"PASS: "*|"FAIL: "*|"SKIP: "*|"note: "*|"    "*)
+			printf '%s\n' "$line" ;;
+		*)	fail "$APPLET: only PASS, FAIL, SKIP and note lines in the log" \
+				"$line" ;;
+		esac
+	done
 }
 
 # A VM guest's checks (tests/guest/tcpiter.sh, udpiter.sh): the zoo in a

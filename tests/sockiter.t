@@ -5,17 +5,13 @@
 # tests/tcpiter.t and tests/udpiter.t.
 . "$TESTS/lib.sh"
 
-if [ -x "$O/sockiter_unit" ]; then
-	"$O/sockiter_unit" || echo "FAIL: sockiter_unit exited with status $?"
-else
-	fail "sockiter_unit" "$O/sockiter_unit is missing: make unit"
-fi
+run_unit sockiter_unit
 
 # sockcompare runs under busybox awk in the VM guests, where two fields
 # that read as numbers compare as numbers: a pointer hash like
 # 000000009e754403 (9e754403, infinite) then differs from itself.
 sockcompare_busybox() {
-	local d row ptr=000000009e754403
+	local d row header ptr=000000009e754403
 
 	if ! command -v busybox >/dev/null; then
 		fail "sockcompare under busybox awk" "no busybox: make deps"
@@ -25,9 +21,10 @@ sockcompare_busybox() {
 	ln -s "$(command -v busybox)" "$d/awk"
 	row=$(printf '%5d: %08X:%04X %08X:%04X %02X %08X:%08X %02X:%08X %08X %5u %8d %u %d %s %u' \
 		42 16777343 5000 0 0 7 0 0 0 0 0 0 0 1234 2 $ptr 0)
+	header=$(head -1 /proc/net/udp)		# padded as rows are
 	{
-		printf '%-127s\n' "   sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops"
-		printf '%-127s\n' "$row"
+		echo "$header"
+		printf "%-${#header}s\n" "$row"
 	} >"$d/before"
 	cp "$d/before" "$d/kit"
 	cp "$d/before" "$d/after"
@@ -43,10 +40,10 @@ sockcompare_busybox
 # may show it with time left.  A timer counting down must still lie
 # between its two reads.
 sockcompare_timer() {
-	local d=$(mktemp -d)
+	local d=$(mktemp -d) width=$(head -1 /proc/net/tcp | wc -L)
 
 	tcp_row() {
-		printf '%-149s\n' "$(printf '%4d: %s %s %s %s %s %s %5s %8s %s %s %s %s %s %s %s %s' \
+		printf "%-${width}s\n" "$(printf '%4d: %s %s %s %s %s %s %5s %8s %s %s %s %s %s %s %s %s' \
 			0 0100007F:1389 0100007F:86EE 01 00267C40:000007D0 \
 			"$1" 00000000 0 0 2113 2 00000000475aa937 21 4 32 10 -1)"
 	}

@@ -5,14 +5,7 @@
  * from a jiffies sample, and records formatted into /proc's text.
  */
 #include "../applets/sockiter.c"
-
-static int failed;
-
-static void check(const char *name, int ok)
-{
-	printf("%s: sockiter_unit: %s\n", ok ? "PASS" : "FAIL", name);
-	failed |= !ok;
-}
+#include "unit.h"
 
 static int prefix_is(const char *s, int family, const char *net_hex,
 		     const char *mask_hex)
@@ -122,10 +115,15 @@ static void test_hz(void)
 	check("no answer for nonsense", hz_from_jiffies(12345, 1) == 0);
 }
 
+/* The widths tcpiter and udpiter use (bpf/sockrec.h); the rows below
+ * are /proc's, written out. */
 static const struct sockiter_proto tcp = {
-	.sl_width = 4, .width4 = 149, .tcp_tail = true,
+	.sl_width = PROC_TCP_SL_WIDTH, .width4 = PROC_TCP_WIDTH4,
+	.tcp_tail = true,
 };
-static const struct sockiter_proto udp = { .sl_width = 5, .width4 = 127 };
+static const struct sockiter_proto udp = {
+	.sl_width = PROC_UDP_SL_WIDTH, .width4 = PROC_UDP_WIDTH4,
+};
 
 static int row_is(const struct sockiter_proto *proto,
 		  const struct sock_rec *r, const char *ptr, const char *want,
@@ -148,7 +146,7 @@ static void test_rows(void)
 	struct sock_rec listen = {
 		.src = { 0 }, .sport = 2024, .state = 10, .uid = 0,
 		.inode = 1088, .refcnt = 1, .rto = 100, .cwnd = 10,
-		.family = FAMILY_V4,
+		.family = SOCK_FAMILY_V4,
 	};
 	struct sock_rec est6 = {
 		.src = { 0, 0, 0, 0x01000000 }, .dst = { 0, 0, 0, 0x01000000 },
@@ -156,19 +154,20 @@ static void test_rows(void)
 		.tx_queue = 0x64, .timer = 1, .when = 0x1234567890ULL,
 		.retransmits = 2, .uid = 123456, .probes = 3, .inode = 59988,
 		.refcnt = 2, .rto = 20, .ato = 4, .quick_pingpong = 30,
-		.cwnd = 10, .ssthresh = -1, .family = FAMILY_V6,
+		.cwnd = 10, .ssthresh = -1, .family = SOCK_FAMILY_V6,
 	};
 	struct sock_rec tw = {
 		.src = { 0x020200C0 }, .dst = { 0x507100CB }, .sl = 1,
 		.sport = 0x8D02, .dport = 80, .state = 6, .timer = 3,
-		.when = 0x100B, .refcnt = 3, .family = FAMILY_V4,
-		.kind = KIND_TIMEWAIT,
+		.when = 0x100B, .refcnt = 3, .family = SOCK_FAMILY_V4,
+		.kind = SOCK_KIND_TIMEWAIT,
 	};
 	struct sock_rec udp6 = {
 		.src = { 0, 0, 0xFFFF0000, 0x0100007F },
 		.dst = { 0, 0, 0xFFFF0000, 0x0100007F }, .sl = 10453,
 		.sport = 0xC470, .dport = 0x9C41, .state = 1, .inode = 61306,
-		.refcnt = 2, .drops = 7, .tx_queue = -1U, .family = FAMILY_V6,
+		.refcnt = 2, .drops = 7, .tx_queue = -1U,
+		.family = SOCK_FAMILY_V6,
 	};
 
 	check("tcp listener row, padded to 149",
@@ -193,7 +192,7 @@ static void test_rows(void)
 		     "0000000000000000FFFF00000100007F:9C41 01 "
 		     "FFFFFFFF:00000000 00:00000000 00000000     0        0 "
 		     "61306 2 000000008802c9c1 7", 0));
-	udp6.family = FAMILY_V4;
+	udp6.family = SOCK_FAMILY_V4;
 	udp6.src[0] = udp6.dst[0] = 0x0100007F;
 	check("udp row padded to 127",
 	      row_is(&udp, &udp6, "000000008802c9c1",
@@ -209,5 +208,5 @@ int main(void)
 	test_jiffies();
 	test_hz();
 	test_rows();
-	return failed;
+	return unit_status();
 }

@@ -9,6 +9,9 @@ SOCKCOMPARE=$TESTS/sockcompare
 W=$(mktemp -d)
 . "$TESTS/sockcheck.sh"
 NSNAME=kit-$APPLET-$$
+ODDNAME="$NSNAME-a\"b\\c$(printf '\001')d"	# JSON must escape it
+STALE=/run/netns/$NSNAME-stale		# a file, and $STALE-dir
+exec > >(only_log_lines) 2>&1
 
 socktest_cleanup() {
 	local pid
@@ -17,8 +20,11 @@ socktest_cleanup() {
 		kill "$pid" 2>/dev/null
 	done
 	ip netns del "$NSNAME" 2>/dev/null
+	ip netns del "$ODDNAME" 2>/dev/null
+	rm -f "$STALE"
+	rmdir "$STALE-dir" 2>/dev/null
 	mountpoint -q "$W/bpffs" && umount "$W/bpffs"
-	rm -rf "$W"
+	rm -rf --one-file-system "$W"
 	t_cleanup
 }
 trap socktest_cleanup EXIT
@@ -54,6 +60,89 @@ check_netns() {
 	compare "$APPLET --all-netns -j: the zoo's objects" "-j" \
 		zoo_section --all-netns -j
 	check_all_netns
+	check_netns_json
+	check_netns_stale
+	check_netns_race
+}
+
+# --all-netns while processes with a network namespace of their own come
+# and go, so that some exit between the listing and the entering: every
+# run exits 0, stderr empty.  (Before the fix, 1 run in 15 failed.)
+check_netns_race() {
+	local name="$APPLET --all-netns while namespaces come and go" churn i
+	local why=
+
+	(trap 'exit 0' TERM
+	 while :; do unshare -n sleep 0.00$((RANDOM % 9)); done) &
+	churn=$!
+	for i in $(seq 40); do
+		"$KIT" $APPLET --all-netns -c >/dev/null 2>"$W/err" &&
+			[ ! -s "$W/err" ] && continue
+		why="run $i: $(cat "$W/err")"
+		break
+	done
+	kill $churn
+	wait $churn
+	if [ -n "$why" ]; then
+		fail "$name" "$why"
+	else
+		pass "$name (40 runs)"
+	fi
+}
+
+# --all-netns -j with a netns whose name JSON must escape (a quote, a
+# backslash, a control character): every line parses with python's json,
+# and that netns's label comes back exactly.
+check_netns_json() {
+	local name="$APPLET --all-netns -j: a netns name with a quote, a backslash and a control character"
+	local ns=$ODDNAME pid status
+
+	if ! hold unshare -n "$SOCKZOO" $P 1 7000 ||
+	   ! ip netns attach "$ns" "$HELD"; then
+		fail "$name" "cannot hold sockets in netns $ns"
+		return
+	fi
+	pid=$HELD
+	"$KIT" $APPLET --all-netns -j >"$W/all" 2>"$W/err"
+	status=$?
+	WANT="net:[$(stat -L -c %i "/proc/$pid/ns/net")] $ns" python3 -c '
+import json, os, sys
+labels = [json.loads(line)["netns"] for line in sys.stdin]
+sys.exit(os.environ["WANT"] not in labels)' <"$W/all" 2>"$W/py"
+	if [ $? -ne 0 ] || [ $status -ne 0 ] || [ -s "$W/err" ]; then
+		fail "$name" "exit status $status" "stderr: $(cat "$W/err")" \
+			"python: $(tail -1 "$W/py")"
+	else
+		pass "$name"
+	fi
+	ip netns del "$ns"
+}
+
+# --all-netns skips what is not a netns in /run/netns (a stale file, a
+# directory): exit 0, stderr empty; with -v, one line for each.
+check_netns_stale() {
+	local name="$APPLET --all-netns: skips a stale file and a directory in /run/netns"
+	local file=$STALE dir=$STALE-dir
+
+	touch "$file" && mkdir "$dir" || return
+	"$KIT" $APPLET --all-netns -c >/dev/null 2>"$W/err"
+	if [ $? -ne 0 ] || [ -s "$W/err" ]; then
+		fail "$name" "stderr: $(cat "$W/err")"
+	else
+		pass "$name"
+	fi
+	"$KIT" $APPLET --all-netns -c -v 2>&1 >/dev/null |
+		grep -v '^libbpf: ' | sort >"$W/err"
+	printf '%s: skipping %s: not a network namespace\n' \
+		$APPLET "$dir" $APPLET "$file" | sort >"$W/want"
+	if cmp -s "$W/err" "$W/want"; then
+		pass "$APPLET --all-netns -v: says what it skips"
+	else
+		fail "$APPLET --all-netns -v: says what it skips" \
+			"stderr: $(cat "$W/err")" "want: $(cat "$W/want")"
+	fi
+	rm -f "$file"
+	rmdir "$dir"
 }
 
 # The part of the applet's --all-netns output (ARGS) about the zoo: the
@@ -99,12 +188,40 @@ check_all_netns() {
 	fi
 }
 
+# -t's queues of listeners are ss -tln's: Recv-Q the accept queue (1 on
+# the zoo's port 5007), Send-Q the backlog (0 to 16 in the zoo).
+check_listen_queues() {
+	local name="$APPLET -t: listeners' Recv-Q and Send-Q as in ss -tln"
+
+	in_zoo ss -tlnHe | sed -n \
+		's/^LISTEN *\([0-9]*\) *\([0-9]*\) .* ino:\([0-9]*\) .*/\3 \1 \2/p' |
+		sort >"$W/ss"
+	in_zoo "$KIT" $APPLET -t -H -s listen | awk '{ print $7, $2, $3 }' |
+		sort >"$W/kit"
+	if ! grep -q ' 1 0$' "$W/ss" || ! grep -q ' 0 12$' "$W/ss"; then
+		fail "$name" "the zoo's listeners are not in ss:" "$(cat "$W/ss")"
+	elif ! cmp -s "$W/ss" "$W/kit"; then
+		fail "$name" "inode Recv-Q Send-Q, ss then kit:" \
+			"$(diff "$W/ss" "$W/kit")"
+	else
+		pass "$name"
+	fi
+}
+
 # Refusals: usage errors exit 2, runtime errors 1, one line naming the
 # applet, nothing on stdout.
 check_errors() {
 	local a=$APPLET
 
-	expect_err "$a: unknown option" 2 "^$a: " "$KIT" $a --bogus
+	expect_err "$a: unknown option" 2 \
+		"^$a: unknown option '--bogus'; see '$a --help'$" \
+		"$KIT" $a --bogus
+	expect_err "$a: missing value" 2 \
+		"^$a: option '--sport' needs a value; see '$a --help'$" \
+		"$KIT" $a -4 --sport
+	expect "$a -4 -h: the usage" 0 "$("$KIT" --help $a)" "$KIT" $a -4 -h
+	expect "$a pin -4 --help: the usage" 0 "$("$KIT" --help $a)" \
+		"$KIT" $a pin -4 --help
 	expect_err "$a: unknown state" 2 "^$a: .*state" "$KIT" $a -s bogus
 	expect_err "$a: port out of range" 2 "^$a: .*port" \
 		"$KIT" $a --sport 65536
@@ -112,25 +229,59 @@ check_errors() {
 		"$KIT" $a --src 10.0.0.0/33
 	expect_err "$a: bad address" 2 "^$a: .*--dst" "$KIT" $a --dst ::1::2
 	expect_err "$a: bad uid" 2 "^$a: .*uid" "$KIT" $a --uid -1
-	expect_err "$a: -t and -j" 2 "^$a: " "$KIT" $a -t -j
-	expect_err "$a: -N and --all-netns" 2 "^$a: " \
+	expect_err "$a: -t and -j" 2 "^$a: -t and -j exclude each other" \
+		"$KIT" $a -t -j
+	expect_err "$a: -c and -t" 2 "^$a: -c and -t exclude each other" \
+		"$KIT" $a -c -H -t
+	expect_err "$a: -N and --all-netns" 2 \
+		"^$a: -N and --all-netns exclude each other" \
 		"$KIT" $a -N "$NSNAME" --all-netns
 	expect_err "$a: stray argument" 2 "^$a: " "$KIT" $a established
 	expect_err "$a: pin without PATH" 2 "^$a: " "$KIT" $a pin -4
 	expect_err "$a: unknown netns name" 1 "^$a: .*nosuch-$$" \
 		"$KIT" $a -N nosuch-$$
 	expect_err "$a: netns of no process" 1 "^$a: " "$KIT" $a -N 999999999
-	expect_err "$a: not root" 1 "^$a: need root or CAP_BPF$" \
-		setpriv --reuid=65534 --regid=65534 --clear-groups \
-		--inh-caps=-all "$KIT" $a
-	expect_err "$a: root without capabilities" 1 \
-		"^$a: need root or CAP_BPF$" \
-		setpriv --inh-caps=-all --bounding-set=-all "$KIT" $a
+	expect_err "$a -N ''" 2 "^$a: -N takes a network namespace: a name in /run/netns, a path or a PID$" \
+		"$KIT" $a -N ''
+	check_privileges
+	check_full_stdout
 	# A kernel without BTF has no /sys/kernel/btf/vmlinux: hide it.
 	expect_err "$a: kernel without BTF" 1 "^$a: .*BTF" \
 		unshare -m sh -c 'mount -t tmpfs none /sys/kernel/btf &&
 			exec "$0" "$1"' "$KIT" $a
 	check_no_iterator
+}
+
+# setpriv's options that drop root: uid 65534 with only the capabilities
+# CAPS (+bpf,+perfmon), ambient so that they survive the exec.
+nobody_with() {
+	echo --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all${1:+,$1} --ambient-caps=-all${1:+,$1}
+}
+
+# Iterator programs need CAP_BPF and CAP_PERFMON (or root's CAP_SYS_ADMIN).
+check_privileges() {
+	local a=$APPLET want="^$APPLET: need root, or CAP_BPF and CAP_PERFMON$"
+
+	expect_err "$a: not root" 1 "$want" setpriv $(nobody_with) "$KIT" $a
+	expect_err "$a: root without capabilities" 1 "$want" \
+		setpriv --inh-caps=-all --bounding-set=-all "$KIT" $a
+	expect_err "$a: CAP_BPF alone" 1 "$want" \
+		setpriv $(nobody_with +bpf) "$KIT" $a
+	compare "$a -t as nobody with CAP_BPF and CAP_PERFMON" "-t" \
+		in_zoo setpriv $(nobody_with +bpf,+perfmon) "$KIT" $a -t
+}
+
+# Every output form reports a stdout that fails, exit 1 (in the zoo, so
+# that every form has rows to write).
+check_full_stdout() {
+	local form
+
+	for form in "" -t -j -c "--all-netns -j" --all-netns; do
+		expect_err "$APPLET $form >/dev/full" 1 \
+			"^$APPLET: write error: No space left on device$" \
+			in_zoo sh -c 'exec "$@" >/dev/full' sh "$KIT" $APPLET $form
+	done
 }
 
 # Preconditions every check needs; a missing one fails the whole suite.

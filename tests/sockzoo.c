@@ -7,7 +7,8 @@
  *   sockzoo tcp PAIRS PORT    PAIRS established loopback pairs, one
  *                             listener per worker on 127.0.0.1:PORT+i
  *   sockzoo udp COUNT PORT    COUNT UDP sockets bound to 127.0.0.1:PORT..
- *   sockzoo churn SECONDS     open and close sockets for SECONDS, then exit
+ *   sockzoo churn SECONDS     open and close sockets for SECONDS, or until
+ *                             SIGTERM, then exit 0
  *
  * zoo, tcp and udp fork a holder, wait until every socket is in place,
  * print the holder's pid and return; the holder keeps the sockets until it
@@ -304,6 +305,39 @@ static void zoo_udp(void)
 	udp_send(fd, "::ffff:127.0.0.1", ZOO_PORT + 4, 1);
 }
 
+/*
+ * Sockets just inside and just outside the prefixes the tests filter on
+ * (127.0.0.1, 127.0.0.0/8, 126.0.0.0/7, ::1, 2001:db8::/32, and
+ * ::ffff:127.0.0.0/104 for IPv4-mapped ones): a mask a bit too long or
+ * too short selects one it should not.  IP_FREEBIND binds addresses that
+ * no interface has.  TCP ones listen, each with its own backlog (ss's
+ * Send-Q), 1 to 14.  Ports ZOO_PORT + 30, IPv4-mapped ones + 31.
+ */
+static void zoo_boundaries(int type)
+{
+	static const char *const addrs[] = {
+		"127.0.0.0", "126.255.255.255", "128.0.0.0",
+		"127.255.255.254", "2001:db8::", "2001:db8::1",
+		"2001:db8:ffff:ffff:ffff:ffff:ffff:ffff",
+		"2001:db7:ffff:ffff:ffff:ffff:ffff:ffff", "2001:db9::", "::2",
+		"::ffff:127.0.0.0", "::ffff:126.255.255.255",
+		"::ffff:128.0.0.0", "::ffff:127.255.255.254",
+	};
+	int one = 1, fd;
+	size_t i;
+
+	for (i = 0; i < sizeof(addrs) / sizeof(addrs[0]); i++) {
+		fd = new_socket(type, addrs[i], 0);
+		if (setsockopt(fd, SOL_IP, IP_FREEBIND, &one, sizeof(one)))
+			die("IP_FREEBIND");
+		/* IPv4-mapped addresses share IPv4's ports */
+		bind_to(fd, addrs[i], ZOO_PORT +
+			(strncmp(addrs[i], "::ffff:", 7) ? 30 : 31));
+		if (type == SOCK_STREAM && listen(fd, i + 1))
+			die("listen %s", addrs[i]);
+	}
+}
+
 /* Sockets created while the fs uid is ZOO_UID belong to ZOO_UID. */
 static void zoo_other_user(void)
 {
@@ -319,6 +353,8 @@ static void build_zoo(void)
 {
 	zoo_tcp();
 	zoo_udp();
+	zoo_boundaries(SOCK_STREAM);
+	zoo_boundaries(SOCK_DGRAM);
 	zoo_other_user();
 }
 
@@ -482,8 +518,11 @@ static int churn(long seconds)
 	time_t end = time(NULL) + seconds;
 	int lfd4, lfd6, round;
 
-	/* Dies with the test that started it, killed or not. */
+	/* Dies with the test that started it, killed or not; SIGTERM is
+	 * how a test ends it: exit 0, or a shell waiting for it prints
+	 * "Terminated" into the test's log. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	signal(SIGTERM, on_term);
 	loopback_up();
 	lfd4 = tcp_listener("127.0.0.1", ZOO_PORT + 20, -1, 128);
 	lfd6 = tcp_listener("::1", ZOO_PORT + 20, 1, 128);

@@ -18,12 +18,18 @@ check -s listen
 check -s connected
 check -s all -c
 check --sport 5002
+check --sport 05002	# decimal, as ss takes it: not octal
 check --dport 5002
 check --src 127.0.0.1
 check --src ::1
 check --src ::		# the dual-stack listener
 check --src ::ffff:127.0.0.1	# v4-mapped sockets only
 check --src 127.0.0.0/8		# v4 and v4-mapped
+# Prefix boundaries: the zoo has sockets just inside and just outside each.
+check --src 127.0.0.0
+check --src 126.0.0.0/7
+check --src 2001:db8::/32
+check --src ::ffff:127.0.0.0/104
 check --dst ::1/128
 check --dst 0.0.0.0/0
 check --uid 4242
@@ -33,6 +39,7 @@ check -6 -t -s fin-wait-2 --src ::1
 check -j -s syn-recv
 check -c -s connected --src ::1
 check -t --dst 127.0.0.1
+check_listen_queues
 EMPTY=1 check --sport 1
 check_netns
 check_pin

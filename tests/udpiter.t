@@ -16,8 +16,13 @@ check --dport 5001
 check --src 127.0.0.1
 check --src ::1
 check --src ::			# dual-stack and autobound
-EMPTY=1 check --src ::ffff:0.0.0.0/96	# none: IPv4 sockets are not v4-mapped ones
+check --src ::ffff:0.0.0.0/96	# v4-mapped ones only, not IPv4 ones
 check --src 127.0.0.0/8
+# Prefix boundaries: the zoo has sockets just inside and just outside each.
+check --src 127.0.0.0
+check --src 126.0.0.0/7
+check --src 2001:db8::/32
+check --src ::ffff:127.0.0.0/104
 check --dst ::1
 check --uid 4242
 check -t --sport 5006

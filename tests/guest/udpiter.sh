@@ -3,4 +3,4 @@
 . /tests/lib.sh
 P=udp
 . /data/sock/sockcheck.sh
-guest_main
+guest_main 2>&1 | only_log_lines
