@@ -192,7 +192,14 @@ tcpiter extra|^tcpiter: unexpected argument 'extra'$
 tcpiter pin -4 a b|^tcpiter: pin takes one PATH$
 tcpiter -s bogus|^tcpiter: unknown state 'bogus' \(try established, listen, time-wait, \.\.\., connected, all\)$
 tcpiter --sport 99999|^tcpiter: --sport takes a port number 0-65535, got '99999'$
+tcpiter -x|^tcpiter: unknown option '-x'; see 'tcpiter --help'$
+tcpiter --nosuch|^tcpiter: unknown option '--nosuch'; see 'tcpiter --help'$
+tcpiter -s|^tcpiter: option '-s' needs a value; see 'tcpiter --help'$
+tcpiter --sport|^tcpiter: option '--sport' needs a value; see 'tcpiter --help'$
+tcpiter -t -j|^tcpiter: -t and -j exclude each other; give one of them$
 udpiter extra|^udpiter: unexpected argument 'extra'$
+udpiter -N|^udpiter: option '-N' needs a value; see 'udpiter --help'$
+udpiter -c -j|^udpiter: -c and -j exclude each other; give one of them$
 udpiter pin|^udpiter: pin takes one PATH$
 rdload -i|^rdload: no IMAGE given \(see rdload --help\)$
 rdload /dev/null -s 1x|^rdload: -s takes a block number \(1 KiB blocks\), got 1x$
@@ -206,6 +213,8 @@ done <<'END'
 mcled -j -h
 mcled -l x get --help
 mcled set 1 2 3 -h
+tcpiter -4 -h
+udpiter -c --help
 END
 
 # Every applet's usage ends with the exit-status line, written once.
