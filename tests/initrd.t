@@ -205,7 +205,7 @@ host_checks() {
 	for m in brd ext4 jbd2 virtio_blk virtio_pci; do
 		case " $names " in
 		*" $m "*) ;;
-		*) grep -q "/$m.ko:" "$moddir/modules.builtin" 2>/dev/null ||
+		*) grep -q "/$m.ko\$" "$moddir/modules.builtin" 2>/dev/null ||
 			elf="$m missing from: $names" ;;
 		esac
 	done
@@ -220,6 +220,45 @@ host_checks() {
 	expect_err "initrd: [$k] mkcpio: an unknown module" 1 \
 		"initrd: no module nosuchmod in .*/modules.dep" \
 		"$KIT" initrd mkcpio -r "$root" -k "$kver" -m nosuchmod -o "$work/n.cpio"
+}
+
+# Modules compressed each way Debian and others ship them come out as
+# the kernel takes them; a damaged one is refused and leaves no archive.
+compression_checks() {
+	local fake=$work/fakeroot m=$work/fakeroot/lib/modules/9.9 x=$work/x-fake
+	local ko=$work/brd.ko out=$work/fake.cpio
+
+	mkdir -p "$m/kernel/a" "$m/kernel/b" "$m/kernel/c" "$m/kernel/d" "$x"
+	case $(ls "$root/lib/modules/$kver/kernel/drivers/block/"brd.ko*) in
+	*.xz) xz -dc "$root/lib/modules/$kver/kernel/drivers/block/brd.ko.xz" >"$ko" ;;
+	*) cp "$root/lib/modules/$kver/kernel/drivers/block/brd.ko" "$ko" ;;
+	esac
+	gzip -c "$ko" >"$m/kernel/a/brd.ko.gz"
+	zstd -qc "$ko" >"$m/kernel/b/m_zst.ko.zst"
+	xz --check=crc32 -c "$ko" >"$m/kernel/c/m-xz.ko.xz"
+	head -c 3000 /dev/urandom | xz -c | head -c 1000 >"$m/kernel/d/bad.ko.xz"
+	printf '%s\n' "kernel/a/brd.ko.gz:" "kernel/b/m_zst.ko.zst:" \
+		"kernel/c/m-xz.ko.xz: kernel/b/m_zst.ko.zst" \
+		"kernel/d/bad.ko.xz:" >"$m/modules.dep"
+	expect "initrd: mkcpio unpacks .ko.gz, .ko.zst and .ko.xz" 0 "" \
+		"$KIT" initrd mkcpio -r "$fake" -k 9.9 -m m-xz -o "$out"
+	(cd "$x" && cpio -id --quiet <"$out")
+	if cmp -s "$ko" "$x/kit/lib/brd.ko" && cmp -s "$ko" "$x/kit/lib/m_zst.ko" &&
+	   cmp -s "$ko" "$x/kit/lib/m_xz.ko"; then
+		pass "initrd: each unpacked module is the original"
+	else
+		fail "initrd: each unpacked module is the original" "$(ls -l "$x/kit/lib")"
+	fi
+	cp "$out" "$work/kept.cpio"
+	expect_err "initrd: mkcpio refuses a damaged module" 1 \
+		"initrd: .*/bad.ko.xz is damaged: it does not decompress" \
+		"$KIT" initrd mkcpio -r "$fake" -k 9.9 -m bad -o "$out"
+	if ! ls "$work" | grep -q '^fake\.cpio\.' && cmp -s "$out" "$work/kept.cpio"; then
+		pass "initrd: a failed mkcpio leaves no partial file, and OUT as it was"
+	else
+		fail "initrd: a failed mkcpio leaves no partial file, and OUT as it was" \
+			"$(ls -l "$work" | grep cpio)"
+	fi
 }
 
 host_usage_checks() {
@@ -382,6 +421,7 @@ for k in $kernels; do
 	fi
 	root=$PWD/tests/vm/cache/$kver
 	host_checks
+	[ -d "$work/fakeroot" ] || compression_checks
 	for img in badrc norc; do
 		"$KIT" initrd mkcpio -r "$root" -k "$kver" -m ext4 -m virtio_pci \
 			-m virtio_blk -o "$work/$k-$img.cpio" "$work/$img.ext2.gz"

@@ -2,6 +2,7 @@
 /* Unit tests of initrd: the kernel command line, the cpio writer and
  * reader, module names and device numbers. */
 #include "../applets/initrd.c"
+#include "../applets/mkcpio.c"
 #include "unit.h"
 
 /* The boot runs rdload in a child; these tests never boot. */
