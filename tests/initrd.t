@@ -284,6 +284,7 @@ wrapped() {
 		found='initrd: the image follows the cpio in /sys/firmware/initrd'
 	else
 		"$KIT" initrd mkcpio -r "$root" -k "$kver" -m ext4 -m minix \
+			-m virtio_pci -m virtio_blk \
 			-m romfs -o "$2" "$1"
 		found='initrd: the image is the one in the cpio'
 	fi
