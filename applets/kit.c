@@ -227,6 +227,9 @@ int main(int argc, char **argv)
 	check_stdout();
 	base = base ? base + 1 : argv[0];
 	a = find_applet(base);
+	/* The kernel runs /init: kit there boots an old initrd. */
+	if (!a && !strcmp(base, "init"))
+		a = find_applet("initrd");
 	if (a)
 		return run_applet(a, argc, argv);
 	return kit_main(argc, argv);

@@ -1,0 +1,469 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * initrd mkcpio: the newc cpio that boots an old initrd (see initrd.c):
+ * /init (kit), /dev/console, the modules the boot loads, uncompressed and
+ * in dependency order with the list /init reads, and the image if given.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <lzma.h>
+#include <zlib.h>
+#include <zstd.h>
+#include <zstd_errors.h>
+
+#include "kit.h"
+#include "initrd.h"
+/* ---- mkcpio: a newc archive ---- */
+
+struct cpio {
+	int fd;
+	const char *path;
+	unsigned long ino;
+	unsigned long long offset;
+};
+
+static void cpio_write(struct cpio *c, const void *buf, size_t len)
+{
+	static const char zeros[4];
+
+	if (write_all(c->fd, buf, len) < 0)
+		die_errno("write error on %s", c->path);
+	c->offset += len;
+	if (c->offset % 4 && write_all(c->fd, zeros, 4 - c->offset % 4) < 0)
+		die_errno("write error on %s", c->path);
+	c->offset = (c->offset + 3) & ~3ULL;
+}
+
+/* One header and name; the data follows, padded to 4 bytes. */
+static void cpio_header(struct cpio *c, const char *name, unsigned int mode,
+			dev_t rdev, unsigned long size)
+{
+	char hdr[111 + PATH_MAX];
+	int len;
+
+	if (size > 0xffffffffUL)
+		die("%s: %lu bytes is more than a newc cpio can hold", name,
+		    size);
+	len = snprintf(hdr, sizeof(hdr),
+		       "070701%08lX%08X%08X%08X%08X%08X%08lX%08X%08X%08X"
+		       "%08X%08zX%08X%s", ++c->ino, mode, 0, 0,
+		       S_ISDIR(mode) ? 2 : 1, 0, size, 0, 0, major(rdev),
+		       minor(rdev), strlen(name) + 1, 0, name);
+	cpio_write(c, hdr, len + 1);
+}
+
+static void cpio_data(struct cpio *c, const char *name, unsigned int mode,
+		      const void *data, size_t size)
+{
+	cpio_header(c, name, mode, 0, size);
+	cpio_write(c, data, size);
+}
+
+/* A file copied whole, under a name of its own. */
+static void cpio_file(struct cpio *c, const char *name, const char *path)
+{
+	char buf[65536];
+	struct stat st;
+	ssize_t n;
+	off_t left;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st))
+		die_errno("cannot read %s", path);
+	if (!S_ISREG(st.st_mode))
+		die("%s is not a regular file", path);
+	cpio_header(c, name, S_IFREG | (st.st_mode & 0755), 0, st.st_size);
+	for (left = st.st_size; left > 0; left -= n) {
+		n = read(fd, buf, left < (off_t)sizeof(buf) ? (size_t)left : sizeof(buf));
+		if (n <= 0)
+			die("%s changed while it was read", path);
+		if (write_all(c->fd, buf, n) < 0)
+			die_errno("write error on %s", c->path);
+		c->offset += n;
+	}
+	close(fd);
+	cpio_write(c, "", 0);
+}
+
+/* ---- mkcpio: modules and their dependencies ---- */
+
+struct modules {
+	char dir[PATH_MAX];	/* ROOT/lib/modules/KVER */
+	char *dep, *builtin;	/* modules.dep and modules.builtin, whole */
+	char *softdep, *alias;	/* modules.softdep and modules.alias */
+	char *chosen[256];	/* paths relative to dir, load order */
+	bool soft[256];		/* only a soft dependency: may fail */
+	int count;
+};
+
+static char *read_whole(const char *path, size_t *size)
+{
+	struct stat st;
+	char *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st))
+		return NULL;
+	buf = malloc(st.st_size + 1);
+	if (!buf || read(fd, buf, st.st_size) != st.st_size)
+		die("cannot read %s", path);
+	buf[st.st_size] = '\0';
+	close(fd);
+	if (size)
+		*size = st.st_size;
+	return buf;
+}
+
+/* A module's name from its path: kernel/fs/ext4/ext4.ko.xz is ext4. */
+static void module_name(const char *path, size_t len, char *name, size_t size)
+{
+	const char *base = path, *p;
+	size_t n;
+
+	for (p = path; p < path + len; p++)
+		if (*p == '/')
+			base = p + 1;
+	n = path + len - base;
+	for (p = base; p + 3 <= path + len; p++)
+		if (!strncmp(p, ".ko", 3)) {
+			n = p - base;
+			break;
+		}
+	if (n >= size)
+		n = size - 1;
+	for (p = base; p < base + n; p++)
+		*name++ = *p == '-' ? '_' : *p;
+	*name = '\0';
+}
+
+/* The line of modules.dep (or modules.builtin) whose module is name. */
+static char *find_module_line(char *list, const char *name, size_t *len)
+{
+	char key[64], *line, *end;
+
+	for (line = list; line && *line; line = end ? end + 1 : NULL) {
+		end = strchr(line, '\n');
+		*len = strcspn(line, ":\n");
+		module_name(line, *len, key, sizeof(key));
+		if (!strcmp(key, name))
+			return line;
+	}
+	return NULL;
+}
+
+static void choose(struct modules *m, const char *path, size_t len,
+		   bool soft)
+{
+	int i;
+
+	for (i = 0; i < m->count; i++)
+		if (strlen(m->chosen[i]) == len &&
+		    !strncmp(m->chosen[i], path, len)) {
+			m->soft[i] &= soft;
+			return;
+		}
+	if (m->count == (int)(sizeof(m->chosen) / sizeof(m->chosen[0])))
+		die("more than %d modules", m->count);
+	m->soft[m->count] = soft;
+	m->chosen[m->count++] = strndup(path, len);
+}
+
+static void add_module(struct modules *m, const char *arg, bool soft);
+
+/* Every module modules.alias gives for word, or the module word itself. */
+static void add_alias(struct modules *m, const char *word)
+{
+	char key[96], mod[64], *line;
+	size_t klen = snprintf(key, sizeof(key), "alias %s ", word);
+	bool found = false;
+
+	for (line = m->alias; line && *line; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		if (!strncmp(line, key, klen) &&
+		    sscanf(line + klen, "%63s", mod) == 1) {
+			add_module(m, mod, true);
+			found = true;
+		}
+	}
+	if (!found)
+		add_module(m, word, true);
+}
+
+/*
+ * What "softdep NAME pre: A B post: C" (modules.softdep) names in part
+ * (pre: or post:), each through modules.alias: ext4 asks the crypto API
+ * for crc32c, which only modprobe would load, and there is none at boot.
+ */
+static void add_softdeps(struct modules *m, const char *name,
+			 const char *part)
+{
+	char key[80], word[80], *line, *p, *end;
+	size_t klen = snprintf(key, sizeof(key), "softdep %s ", name);
+
+	for (line = m->softdep; line && *line; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		if (strncmp(line, key, klen))
+			continue;
+		end = line + strcspn(line, "\n");
+		p = strstr(line, part);
+		if (!p || p > end)
+			return;
+		for (p += strlen(part); p < end; p += strcspn(p, " \n")) {
+			p += strspn(p, " ");
+			if (sscanf(p, "%79[^ \n]", word) != 1 ||
+			    strchr(word, ':'))
+				return;
+			add_alias(m, word);
+		}
+	}
+}
+
+/* name and what it needs, dependencies first (modules.dep lists them
+ * in the order modprobe unloads them). */
+static void add_module(struct modules *m, const char *arg, bool soft)
+{
+	char name[64], dep[64], *line, *deps[64];
+	size_t len, dlen;
+	int n = 0;
+
+	module_name(arg, strlen(arg), name, sizeof(name));
+	line = find_module_line(m->dep, name, &len);
+	if (!line) {
+		if (soft || (m->builtin &&
+			     find_module_line(m->builtin, name, &len)))
+			return;		/* built in: nothing to load */
+		die("no module %s in %s/modules.dep", arg, m->dir);
+	}
+	add_softdeps(m, name, "pre:");
+	for (deps[0] = line + len + 1; n < 63; n++) {
+		deps[n] += strspn(deps[n], " ");
+		if (*deps[n] == '\n' || !*deps[n])
+			break;
+		deps[n + 1] = deps[n] + strcspn(deps[n], " \n");
+	}
+	/* Each dependency with its own soft dependencies (jbd2's crc32c). */
+	while (n-- > 0) {
+		dlen = strcspn(deps[n], " \n");
+		module_name(deps[n], dlen, dep, sizeof(dep));
+		add_module(m, dep, soft);
+	}
+	choose(m, line, len, soft);
+	add_softdeps(m, name, "post:");
+}
+
+enum unpack { UNPACKED, TOO_SMALL, DAMAGED };
+
+/* in, compressed as path's suffix says, into out[cap]; *done its size. */
+static enum unpack unpack(const char *path, const unsigned char *in,
+			  size_t size, unsigned char *out, size_t cap,
+			  size_t *done)
+{
+	lzma_stream xz = LZMA_STREAM_INIT;
+	lzma_ret xret;
+	int ret;
+
+	*done = 0;
+	if (strstr(path, ".ko.xz")) {
+		if (lzma_stream_decoder(&xz, UINT64_MAX, 0) != LZMA_OK)
+			return DAMAGED;
+		xz.next_in = in, xz.avail_in = size;
+		xz.next_out = out, xz.avail_out = cap;
+		xret = lzma_code(&xz, LZMA_FINISH);
+		*done = xz.total_out;
+		lzma_end(&xz);
+		/* A full buffer wants more room; input that ends early, or
+		 * is wrong, is damage. */
+		return xret == LZMA_STREAM_END ? UNPACKED :
+		       !xz.avail_out ? TOO_SMALL : DAMAGED;
+	}
+	if (strstr(path, ".ko.zst")) {
+		*done = ZSTD_decompress(out, cap, in, size);
+		if (!ZSTD_isError(*done))
+			return UNPACKED;
+		return ZSTD_getErrorCode(*done) == ZSTD_error_dstSize_tooSmall ?
+		       TOO_SMALL : DAMAGED;
+	}
+	z_stream z = { .next_in = (unsigned char *)in, .avail_in = size,
+		       .next_out = out, .avail_out = cap };
+
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return DAMAGED;
+	ret = inflate(&z, Z_FINISH);
+	*done = z.total_out;
+	inflateEnd(&z);
+	return ret == Z_STREAM_END ? UNPACKED :
+	       ret == Z_BUF_ERROR && !z.avail_out ? TOO_SMALL : DAMAGED;
+}
+
+/* A module file as the kernel's finit_module() takes it: uncompressed. */
+static unsigned char *unpack_module(const char *path, size_t *size)
+{
+	size_t in_size, cap;
+	unsigned char *in = (unsigned char *)read_whole(path, &in_size), *out;
+	enum unpack ret = TOO_SMALL;
+
+	if (!in)
+		die_errno("cannot read %s", path);
+	if (!strstr(path, ".ko.")) {
+		*size = in_size;
+		return in;
+	}
+	if (!strstr(path, ".ko.xz") && !strstr(path, ".ko.zst") &&
+	    !strstr(path, ".ko.gz"))
+		die("%s: a compression kit does not know", path);
+	for (cap = in_size * 4; ret == TOO_SMALL; cap *= 2) {
+		out = malloc(cap);
+		if (!out)
+			die("out of memory unpacking %s", path);
+		ret = unpack(path, in, in_size, out, cap, size);
+		if (ret != UNPACKED)
+			free(out);
+	}
+	if (ret == DAMAGED)
+		die("%s is damaged: it does not decompress", path);
+	free(in);
+	return out;
+}
+
+static void open_modules(struct modules *m, const char *root,
+			 const char *kver)
+{
+	char path[PATH_MAX + 32];
+
+	if (snprintf(m->dir, sizeof(m->dir), "%s/lib/modules/%s",
+		     strcmp(root, "/") ? root : "", kver) >= (int)sizeof(m->dir))
+		die_usage("-r %s: path too long", root);
+	snprintf(path, sizeof(path), "%s/modules.dep", m->dir);
+	m->dep = read_whole(path, NULL);
+	if (!m->dep)
+		die_errno("cannot read %s (give -k KVER of an installed "
+			  "kernel, or -r ROOT)", path);
+	snprintf(path, sizeof(path), "%s/modules.builtin", m->dir);
+	m->builtin = read_whole(path, NULL);
+	snprintf(path, sizeof(path), "%s/modules.softdep", m->dir);
+	m->softdep = read_whole(path, NULL);
+	snprintf(path, sizeof(path), "%s/modules.alias", m->dir);
+	m->alias = read_whole(path, NULL);
+}
+
+/* The modules and the list that /init loads them from. */
+static void cpio_modules(struct cpio *c, struct modules *m)
+{
+	char list[16384], name[64], path[2 * PATH_MAX], arcname[128];
+	unsigned char *ko;
+	size_t len = 0, size;
+	int i;
+
+	cpio_data(c, "kit/lib", S_IFDIR | 0755, NULL, 0);
+	for (i = 0; i < m->count; i++) {
+		module_name(m->chosen[i], strlen(m->chosen[i]), name,
+			    sizeof(name));
+		snprintf(path, sizeof(path), "%s/%s", m->dir, m->chosen[i]);
+		snprintf(arcname, sizeof(arcname), "kit/lib/%s.ko", name);
+		ko = unpack_module(path, &size);
+		cpio_data(c, arcname, S_IFREG | 0644, ko, size);
+		free(ko);
+		len += snprintf(list + len, sizeof(list) - len, "%s /%s%s\n",
+				name, arcname, m->soft[i] ? " soft" : "");
+		if (len >= sizeof(list))
+			die("too many modules for the list");
+	}
+	cpio_data(c, LIST_PATH + 1, S_IFREG | 0644, list, len);
+}
+
+/* OUT is written as OUT.XXXXXX and renamed when whole: a failure leaves
+ * no half archive, and an old OUT stays as it was. */
+static char partial[PATH_MAX];
+
+static void remove_partial(void)
+{
+	if (partial[0])
+		unlink(partial);
+}
+
+static int open_partial(const char *out)
+{
+	int fd;
+
+	if (snprintf(partial, sizeof(partial), "%s.XXXXXX", out) >=
+	    (int)sizeof(partial))
+		die_usage("-o %s: path too long", out);
+	fd = mkostemp(partial, O_CLOEXEC);
+	if (fd < 0) {
+		partial[0] = '\0';
+		die_errno("cannot create %s", out);
+	}
+	atexit(remove_partial);
+	fchmod(fd, 0644);
+	return fd;
+}
+
+int mkcpio_main(int argc, char **argv)
+{
+	struct modules m = { .count = 0 };
+	struct cpio c = { .fd = STDOUT_FILENO, .path = "stdout" };
+	const char *root = "/", *kver = NULL, *out = NULL, *mods[64];
+	struct utsname u;
+	int opt, nmods = 0, i;
+
+	while ((opt = kit_getopt(argc, argv, "r:k:m:o:", NULL)) != -1) {
+		switch (opt) {
+		case 'r':
+			root = optarg;
+			break;
+		case 'k':
+			kver = optarg;
+			break;
+		case 'm':
+			if (nmods == 64)
+				die_usage("more than 64 -m MODULE");
+			mods[nmods++] = optarg;
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		}
+	}
+	if (argc - optind > 1)
+		die_usage("mkcpio takes one IMAGE at most, got '%s'",
+			  argv[optind + 1]);
+	if (!kver) {
+		uname(&u);
+		kver = u.release;
+	}
+	open_modules(&m, root, kver);
+	add_module(&m, "brd", false);
+	for (i = 0; i < nmods; i++)
+		add_module(&m, mods[i], false);
+	if (out) {
+		c.path = out;
+		c.fd = open_partial(out);
+	} else if (isatty(STDOUT_FILENO)) {
+		die_usage("the cpio is binary: give -o OUT or redirect stdout");
+	}
+	cpio_data(&c, "dev", S_IFDIR | 0755, NULL, 0);
+	cpio_header(&c, "dev/console", S_IFCHR | 0600, makedev(5, 1), 0);
+	cpio_data(&c, "kit", S_IFDIR | 0755, NULL, 0);
+	cpio_file(&c, "init", "/proc/self/exe");
+	cpio_modules(&c, &m);
+	if (optind < argc)
+		cpio_file(&c, IMAGE_PATH + 1, argv[optind]);
+	cpio_data(&c, "TRAILER!!!", 0, NULL, 0);
+	if (out && (close(c.fd) || rename(partial, out)))
+		die_errno("write error on %s", out);
+	partial[0] = '\0';
+	return 0;
+}

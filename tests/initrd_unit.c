@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of initrd: the kernel command line, the cpio writer and
+ * reader, module names and device numbers. */
+#include "../applets/initrd.c"
+#include "../applets/mkcpio.c"
+#include "unit.h"
+
+/* The boot runs rdload in a child; these tests never boot. */
+int rdload_main(int argc, char **argv)
+{
+	(void)argc, (void)argv;
+	return 1;
+}
+
+static void test_cmdline(void)
+{
+	struct boot b = { .rw = false };
+
+	parse_cmdline(&b, "BOOT_IMAGE=/vmlinuz root=/dev/vda rootfstype=ext4 "
+		      "rootflags=\"data=journal,errors=remount-ro\" rw quiet "
+		      "rootwait=5 rootdelay=2 init=/sbin/myinit ramdisk_start=37 "
+		      "kit.image=/dev/vdb,/dev/vdc kit.shell=/bin/ash kit.prompt "
+		      "\"root=/dev/vdq\" -- root=/dev/after noinitrd\n");
+	check("root= (quoted whole word, last one wins)",
+	      b.root && !strcmp(b.root, "/dev/vdq"));
+	check("rootfstype=", b.rootfstype && !strcmp(b.rootfstype, "ext4"));
+	check("rootflags= with its quotes taken off",
+	      b.rootflags && !strcmp(b.rootflags, "data=journal,errors=remount-ro"));
+	check("rw", b.rw);
+	check("rootwait=5", b.rootwait && b.rootwait_s == 5);
+	check("rootdelay=2", b.rootdelay == 2);
+	check("init=", b.init && !strcmp(b.init, "/sbin/myinit"));
+	check("ramdisk_start=37", b.ramdisk_start == 37);
+	check("kit.image= keeps its volume list",
+	      b.image && !strcmp(b.image, "/dev/vdb,/dev/vdc"));
+	check("kit.shell=", b.shell && !strcmp(b.shell, "/bin/ash"));
+	check("kit.prompt", b.prompt);
+	check("nothing after -- is read (noinitrd)", !b.noinitrd);
+
+	memset(&b, 0, sizeof(b));
+	parse_cmdline(&b, "rw ro rootwait noinitrd ramdisk_start=x");
+	check("ro after rw: read-only", !b.rw);
+	check("rootwait alone waits for ever", b.rootwait && !b.rootwait_s);
+	check("noinitrd", b.noinitrd);
+	check("a bad number is ignored (0)", b.ramdisk_start == 0);
+	check("no root= given: none", !b.root);
+}
+
+/* An archive with two files, then other data: cpio_length finds its end. */
+static void test_cpio(void)
+{
+	char path[] = "/tmp/initrd_unit.XXXXXX", after[] = "IMAGE";
+	struct cpio c = { .path = path };
+	char buf[8];
+	off_t end;
+
+	c.fd = mkstemp(path);
+	cpio_data(&c, "a", S_IFREG | 0644, "x", 1);
+	cpio_header(&c, "dev/console", S_IFCHR | 0600, makedev(5, 1), 0);
+	cpio_data(&c, "TRAILER!!!", 0, NULL, 0);
+	end = c.offset;
+	check("the archive is padded to 4 bytes", end % 4 == 0);
+	write_all(c.fd, after, 5);
+	check("cpio_length: the end of the trailer", cpio_length(c.fd) == end);
+	check("what follows starts there",
+	      pread(c.fd, buf, 5, end) == 5 && !memcmp(buf, "IMAGE", 5));
+	pwrite(c.fd, "070702", 6, 0);
+	check("another magic is no newc cpio", cpio_length(c.fd) == 0);
+	pwrite(c.fd, "070701", 6, 0);
+	ftruncate(c.fd, end - 4);
+	check("a cut trailer is no cpio", cpio_length(c.fd) == 0);
+	close(c.fd);
+	unlink(path);
+}
+
+static void test_names(void)
+{
+	char name[64];
+	const char *p = "kernel/fs/ext4/ext4.ko.xz";
+
+	module_name(p, strlen(p), name, sizeof(name));
+	check("module_name: ext4.ko.xz is ext4", !strcmp(name, "ext4"));
+	p = "kernel/drivers/virtio/virtio-ring.ko";
+	module_name(p, strlen(p), name, sizeof(name));
+	check("module_name: dashes are underscores",
+	      !strcmp(name, "virtio_ring"));
+	p = "kernel/lib/zstd/zstd_decompress.ko.zst: kernel/x.ko";
+	module_name(p, strcspn(p, ":"), name, sizeof(name));
+	check("module_name: up to the colon", !strcmp(name, "zstd_decompress"));
+}
+
+static void test_devices(void)
+{
+	dev_t dev = 0;
+
+	check("encode_dev 1:0 is 0x100", encode_dev(RAM0) == 0x100);
+	check("encode_dev 8:1 is 0x801", encode_dev(makedev(8, 1)) == 0x801);
+	check("encode/decode 259:300",
+	      decode_dev(encode_dev(makedev(259, 300))) == makedev(259, 300));
+	check("root=1:0 is the RAM disk", root_device("1:0", &dev) &&
+	      dev == RAM0);
+	check("root=0100 (old hex) is the RAM disk",
+	      root_device("0100", &dev) && dev == RAM0);
+	check("root=/dev/ram is the RAM disk",
+	      root_device("/dev/ram", &dev) && dev == RAM0);
+	check("root=0301 is 3:1", root_device("0301", &dev) &&
+	      dev == makedev(3, 1));
+	check("root=/dev/nosuchdisk is not found",
+	      !root_device("/dev/nosuchdisk", &dev));
+}
+
+int main(void)
+{
+	test_cmdline();
+	test_cpio();
+	test_names();
+	test_devices();
+	return unit_status();
+}
