@@ -1,6 +1,7 @@
-# The VM tests: every tests/guest/*.sh on Debian's 5.10, 6.1 and 6.12
-# kernels under qemu (tests/vm/run, one boot per kernel), then a
-# self-check that the rig reports failures, then how long it all took.
+# The VM tests: every tests/guest/*.sh on Debian's 5.10, 6.1, 6.12, 7.2
+# and 7.3 kernels under qemu (tests/vm/run, one boot per kernel), then a
+# self-check that the rig reports failures, how long it all took, and the
+# table of the kernels kit is proven on, made from this run's results.
 . tests/lib.sh
 start=$SECONDS
 log=$(mktemp)
@@ -36,5 +37,65 @@ fi
 sed 's/^/    selfcheck| /' <<<"$selfcheck" |
 	grep -E '(FAIL|PASS): |boot\+tests'
 
+# kernel_table LOG: one row per kernel with each guest script's summary
+# ("vm: [7.3] mcled: PASS 34") and whether kernel/'s module was built.
+kernel_table() {
+	awk '
+	function kernel(k) {
+		if (k == "") {
+			match($0, /\[[^]]*\]/)
+			k = substr($0, RSTART + 1, RLENGTH - 2)
+		}
+		if (!(k in seen))
+			order[++nk] = k
+		seen[k] = 1
+		return k
+	}
+	function put(k, col, text) {
+		if (!(col in colw)) {
+			cols[++nc] = col
+			colw[col] = length(col)
+		}
+		cell[k, col] = text
+		if (length(text) > colw[col])
+			colw[col] = length(text)
+	}
+	/^vm: booting / { kver[kernel($3)] = substr($4, 2, length($4) - 2) }
+	/^vm: \[[^]]*\] [a-z_]*: (PASS|FAIL)/ {
+		k = kernel()
+		script = $3
+		sub(/:$/, "", script)
+		text = $0
+		sub(/^[^]]*\] [a-z_]*: /, "", text)
+		put(k, script, text)
+	}
+	/^FAIL: \[[^]]*\] kernel fetched/ { kernel("") }
+	/^PASS: \[[^]]*\] kernel\/ module builds/ { vled[kernel()] = "built" }
+	/^FAIL: \[[^]]*\] kernel\/ module builds/ { vled[kernel()] = "FAIL" }
+	/^SKIP: \[[^]]*\] kernel\/ has no module/ {
+		why = $0
+		sub(/.* for [^ ]*: /, "", why)
+		vled[kernel()] = "not built: " why
+	}
+	END {
+		line = sprintf("  %-7s %-24s", "kernel", "Debian package")
+		for (c = 1; c <= nc; c++)
+			line = line sprintf(" %-" colw[cols[c]] "s", cols[c])
+		print line " vled"
+		for (i = 1; i <= nk; i++) {
+			k = order[i]
+			line = sprintf("  %-7s %-24s", k, kver[k] ? kver[k] : "(not booted)")
+			for (c = 1; c <= nc; c++) {
+				text = ((k, cols[c]) in cell) ? cell[k, cols[c]] : "-"
+				line = line sprintf(" %-" colw[cols[c]] "s", text)
+			}
+			print line " " (k in vled ? vled[k] : "-")
+		}
+	}' "$1"
+}
+
 grep '^vm: .* boot+tests ' "$log"
 echo "vm: whole suite $((SECONDS - start))s"
+echo "vm: the kernels kit is proven on, from this run (applets: their guest"
+echo "vm: scripts' checks; vled: kernel/'s module for that kernel):"
+kernel_table "$log"
