@@ -9,36 +9,9 @@ trap 'rm -f "$log"; t_cleanup' EXIT
 
 tests/vm/run | tee "$log"
 
-# Deliberately failing guest scripts go through the rig on one kernel;
-# the FAIL lines they must cause are this check's PASSes, so their output
-# is shown indented, out of tests/run's count.
-selfcheck=$(VM_SCRIPT_TIMEOUT=5 tests/vm/run -k 6.12 tests/vm/selfcheck/*.sh 2>&1)
-status=$?
-rig_reports() {
-	if grep -qxF "$2" <<<"$selfcheck"; then
-		pass "vm rig: $1"
-	else
-		fail "vm rig: $1" "want the line: $2" "got:" "$selfcheck"
-	fi
-}
-rig_reports "a false expectation in a guest is a FAIL" \
-	"FAIL: [6.12] selfcheck: 1 + 1 is 3"
-rig_reports "a guest script that reports nothing is a FAIL" \
-	"FAIL: [6.12] silent: reported no result (exit 3)"
-rig_reports "a guest script that hangs is stopped, a FAIL" \
-	"FAIL: [6.12] slow: stopped after its timeout"
-rig_reports "a call trace on the guest's console is a FAIL" \
-	"FAIL: [6.12] kernel log has no oops or warning"
-if [ "$status" -eq 1 ]; then
-	pass "vm rig: exits 1 when a guest check fails"
-else
-	fail "vm rig: exits 1 when a guest check fails" "exit status $status"
-fi
-sed 's/^/    selfcheck| /' <<<"$selfcheck" |
-	grep -E '(FAIL|PASS): |boot\+tests'
-
 # kernel_table LOG: one row per kernel with each guest script's summary
-# ("vm: [7.3] mcled: PASS 34") and whether kernel/'s module was built.
+# ("vm: [7.3] mcled: PASS 34"), the boot's own checks (it ended in time,
+# ran every script, logged no oops) and whether kernel/'s module was built.
 kernel_table() {
 	awk '
 	function kernel(k) {
@@ -70,21 +43,29 @@ kernel_table() {
 		put(k, script, text)
 	}
 	/^FAIL: \[[^]]*\] kernel fetched/ { kernel("") }
+	/^FAIL: \[[^]]*\] (boot |kernel log )/ { boot[kernel()] = "FAIL" }
+	/^PASS: \[[^]]*\] boot runs every script/ {
+		k = kernel()
+		if (!(k in boot))
+			boot[k] = "PASS"
+	}
 	/^PASS: \[[^]]*\] kernel\/ module builds/ { vled[kernel()] = "built" }
 	/^FAIL: \[[^]]*\] kernel\/ module builds/ { vled[kernel()] = "FAIL" }
 	/^SKIP: \[[^]]*\] kernel\/ has no module/ {
 		why = $0
-		sub(/.* for [^ ]*: /, "", why)
+		sub(/.* for [^ ]*: (kernel\/vled: )?/, "", why)
 		vled[kernel()] = "not built: " why
 	}
 	END {
-		line = sprintf("  %-7s %-24s", "kernel", "Debian package")
+		line = sprintf("  %-7s %-24s %-4s", "kernel", "Debian package", "boot")
 		for (c = 1; c <= nc; c++)
 			line = line sprintf(" %-" colw[cols[c]] "s", cols[c])
 		print line " vled"
 		for (i = 1; i <= nk; i++) {
 			k = order[i]
-			line = sprintf("  %-7s %-24s", k, kver[k] ? kver[k] : "(not booted)")
+			line = sprintf("  %-7s %-24s %-4s", k,
+				       kver[k] ? kver[k] : "(not booted)",
+				       k in boot ? boot[k] : "-")
 			for (c = 1; c <= nc; c++) {
 				text = ((k, cols[c]) in cell) ? cell[k, cols[c]] : "-"
 				line = line sprintf(" %-" colw[cols[c]] "s", text)
@@ -93,6 +74,49 @@ kernel_table() {
 		}
 	}' "$1"
 }
+
+# Deliberately failing guest scripts go through the rig on one kernel;
+# the FAIL lines they must cause are this check's PASSes, so their output
+# is shown indented, out of tests/run's count.
+selfcheck=$(VM_SCRIPT_TIMEOUT=5 tests/vm/run -k 6.12 tests/vm/selfcheck/*.sh 2>&1)
+status=$?
+rig_reports() {
+	if grep -qxF "$2" <<<"$selfcheck"; then
+		pass "vm rig: $1"
+	else
+		fail "vm rig: $1" "want the line: $2" "got:" "$selfcheck"
+	fi
+}
+rig_reports "a false expectation in a guest is a FAIL" \
+	"FAIL: [6.12] selfcheck: 1 + 1 is 3"
+rig_reports "a guest script that reports nothing is a FAIL" \
+	"FAIL: [6.12] silent: reported no result (exit 3)"
+rig_reports "a guest script that hangs is stopped, a FAIL" \
+	"FAIL: [6.12] slow: stopped after its timeout"
+rig_reports "a call trace on the guest's console is a FAIL" \
+	"FAIL: [6.12] kernel log has no oops or warning"
+# The table is made of results: the self-check's row shows the three
+# scripts that fail and the boot whose console has a call trace as FAIL,
+# the script that passes (trace) as PASS.
+row=$(kernel_table <(echo "$selfcheck") | awk '$1 == "6.12" {
+	for (i = 3; i <= NF; i++)
+		if ($i == "PASS" || $i == "FAIL")
+			n[$i]++
+	print $3, n["FAIL"] + 0, n["PASS"] + 0
+}')
+if [ "$row" = "FAIL 4 1" ]; then
+	pass "vm rig: the kernel table shows what failed as FAIL"
+else
+	fail "vm rig: the kernel table shows what failed as FAIL" \
+		"$(kernel_table <(echo "$selfcheck"))"
+fi
+if [ "$status" -eq 1 ]; then
+	pass "vm rig: exits 1 when a guest check fails"
+else
+	fail "vm rig: exits 1 when a guest check fails" "exit status $status"
+fi
+sed 's/^/    selfcheck| /' <<<"$selfcheck" |
+	grep -E '(FAIL|PASS): |boot\+tests'
 
 grep '^vm: .* boot+tests ' "$log"
 echo "vm: whole suite $((SECONDS - start))s"
