@@ -47,14 +47,17 @@ struct vled {
 	struct device_attribute components;
 };
 
+/* The platform device's state (its drvdata): the LEDs of led=. */
+struct vled_priv {
+	struct attribute_group components;
+	unsigned int num_leds;
+	struct vled leds[] __counted_by(num_leds);
+};
+
 /* The default is the example of Documentation/leds/leds-class-multicolor.rst. */
 static const char *led = "multicolor:status/green+blue+red/255";
 
-static char *specs;		/* a copy of led=, cut into the LEDs' names */
-static struct vled *vleds;
-static unsigned int num_vleds;
-static struct attribute **component_attrs;
-static struct attribute_group components_group = { .name = "components" };
+/* The device the module adds for its driver to bind to. */
 static struct platform_device *vled_pdev;
 
 /*
@@ -139,7 +142,8 @@ static ssize_t components_show(struct device *dev,
 	return len;
 }
 
-static int parse_name(const char *name, unsigned int index)
+static int parse_name(struct vled_priv *priv, const char *name,
+		      unsigned int index)
 {
 	unsigned int i;
 
@@ -156,7 +160,7 @@ static int parse_name(const char *name, unsigned int index)
 		}
 	}
 	for (i = 0; i < index; i++) {
-		if (!strcmp(vleds[i].mc.led_cdev.name, name)) {
+		if (!strcmp(priv->leds[i].mc.led_cdev.name, name)) {
 			pr_err("LED name '%s' is given twice\n", name);
 			return -EINVAL;
 		}
@@ -212,9 +216,9 @@ static unsigned int count_char(const char *s, char c)
 }
 
 /* One NAME/COLOR+COLOR+.../MAX, cut up in place. */
-static int parse_led(unsigned int index, char *spec)
+static int parse_led(struct vled_priv *priv, unsigned int index, char *spec)
 {
-	struct vled *v = &vleds[index];
+	struct vled *v = &priv->leds[index];
 	char *name, *colors;
 	unsigned int i;
 	int ret;
@@ -226,7 +230,7 @@ static int parse_led(unsigned int index, char *spec)
 	}
 	name = strsep(&spec, "/");
 	colors = strsep(&spec, "/");
-	ret = parse_name(name, index);
+	ret = parse_name(priv, name, index);
 	if (ret)
 		return ret;
 	v->mc.led_cdev.name = name;
@@ -239,41 +243,32 @@ static int parse_led(unsigned int index, char *spec)
 	return 0;
 }
 
-static void free_leds(void)
+/* The LEDs of led=, in memory that lives as long as the device is bound. */
+static struct vled_priv *parse_leds(struct device *dev)
 {
-	kfree(component_attrs);
-	kfree(vleds);
-	kfree(specs);
-}
-
-static int parse_leds(void)
-{
-	char *cursor, *spec;
+	struct vled_priv *priv;
+	char *specs, *spec;
 	unsigned int n = 0;
-	int ret = -ENOMEM;
+	int ret;
 
-	specs = kstrdup(led, GFP_KERNEL);
+	/* The LEDs' names point into this copy, cut up. */
+	specs = devm_kstrdup(dev, led, GFP_KERNEL);
 	if (!specs)
-		return -ENOMEM;
-	num_vleds = count_char(specs, ',') + 1;
-	vleds = kcalloc(num_vleds, sizeof(*vleds), GFP_KERNEL);
-	component_attrs = kcalloc(num_vleds + 1, sizeof(*component_attrs),
-				  GFP_KERNEL);
-	if (!vleds || !component_attrs)
-		goto err;
-	cursor = specs;
-	while ((spec = strsep(&cursor, ","))) {
-		ret = parse_led(n++, spec);
+		return ERR_PTR(-ENOMEM);
+	n = count_char(specs, ',') + 1;
+	priv = devm_kzalloc(dev, struct_size(priv, leds, n), GFP_KERNEL);
+	if (!priv)
+		return ERR_PTR(-ENOMEM);
+	priv->num_leds = n;
+	for (n = 0; (spec = strsep(&specs, ",")); n++) {
+		ret = parse_led(priv, n, spec);
 		if (ret)
-			goto err;
+			return ERR_PTR(ret);
 	}
-	return 0;
-err:
-	free_leds();
-	return ret;
+	return priv;
 }
 
-static int register_led(struct vled *v)
+static int register_led(struct device *dev, struct vled *v)
 {
 	struct led_classdev *cdev = &v->mc.led_cdev;
 	int ret;
@@ -281,16 +276,17 @@ static int register_led(struct vled *v)
 	spin_lock_init(&v->lock);
 	v->mc.subled_info = v->subled;
 	cdev->brightness_set = vled_brightness_set;
-	ret = led_classdev_multicolor_register_ext(&vled_pdev->dev, &v->mc,
-						   NULL);
+	ret = devm_led_classdev_multicolor_register_ext(dev, &v->mc, NULL);
 	if (ret) {
 		pr_err("cannot register LED %s: error %d\n", cdev->name, ret);
 		return ret;
 	}
-	/* The class renames a LED whose name is taken: refuse that instead. */
+	/*
+	 * The class renames a LED whose name is taken: refuse that instead
+	 * (the failed probe unregisters it).
+	 */
 	if (strcmp(dev_name(cdev->dev), cdev->name)) {
 		pr_err("LED %s exists already\n", cdev->name);
-		led_classdev_multicolor_unregister(&v->mc);
 		return -EEXIST;
 	}
 	return 0;
@@ -312,64 +308,88 @@ static bool is_busy(const char *name)
 	return false;
 }
 
-static void make_busy(void)
+static void make_busy(struct led_classdev *cdev)
 {
-	struct led_classdev *cdev;
+	mutex_lock(&cdev->led_access);
+	led_sysfs_disable(cdev);
+	mutex_unlock(&cdev->led_access);
+}
+
+/*
+ * components/NAME for every LED.  Added after the LEDs, so removed before
+ * them: a LED's unregistering still sends it a last "off".
+ */
+static int add_components(struct device *dev, struct vled_priv *priv)
+{
+	struct device_attribute *attr;
+	struct attribute **attrs;
 	unsigned int i;
 
-	for (i = 0; i < num_vleds; i++) {
-		cdev = &vleds[i].mc.led_cdev;
-		if (!is_busy(cdev->name))
-			continue;
-		mutex_lock(&cdev->led_access);
-		led_sysfs_disable(cdev);
-		mutex_unlock(&cdev->led_access);
+	attrs = devm_kcalloc(dev, priv->num_leds + 1, sizeof(*attrs),
+			     GFP_KERNEL);
+	if (!attrs)
+		return -ENOMEM;
+	for (i = 0; i < priv->num_leds; i++) {
+		attr = &priv->leds[i].components;
+		sysfs_attr_init(&attr->attr);
+		attr->attr.name = priv->leds[i].mc.led_cdev.name;
+		attr->attr.mode = 0444;
+		attr->show = components_show;
+		attrs[i] = &attr->attr;
 	}
+	priv->components.name = "components";
+	priv->components.attrs = attrs;
+	return devm_device_add_group(dev, &priv->components);
 }
 
-static void unregister_leds(unsigned int n)
+static int vled_setup(struct device *dev)
 {
-	while (n--)
-		led_classdev_multicolor_unregister(&vleds[n].mc);
-}
-
-static int register_leds(void)
-{
+	struct vled_priv *priv;
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < num_vleds; i++) {
-		ret = register_led(&vleds[i]);
-		if (ret) {
-			unregister_leds(i);
+	priv = parse_leds(dev);
+	if (IS_ERR(priv))
+		return PTR_ERR(priv);
+	for (i = 0; i < priv->num_leds; i++) {
+		ret = register_led(dev, &priv->leds[i]);
+		if (ret)
 			return ret;
-		}
 	}
+	ret = add_components(dev, priv);
+	if (ret)
+		return ret;
+	for (i = 0; i < priv->num_leds; i++)
+		if (is_busy(priv->leds[i].mc.led_cdev.name))
+			make_busy(&priv->leds[i].mc.led_cdev);
+	dev_set_drvdata(dev, priv);
 	return 0;
 }
 
-static int add_components(void)
+/*
+ * The cause of a failure is logged already.  For any error but -ENODEV
+ * the driver core would log a line of its own after it, and the last line
+ * must say what to fix in led=.
+ */
+static int vled_probe(struct platform_device *pdev)
 {
-	struct device_attribute *attr;
-	unsigned int i;
-
-	for (i = 0; i < num_vleds; i++) {
-		attr = &vleds[i].components;
-		sysfs_attr_init(&attr->attr);
-		attr->attr.name = vleds[i].mc.led_cdev.name;
-		attr->attr.mode = 0444;
-		attr->show = components_show;
-		component_attrs[i] = &attr->attr;
-	}
-	components_group.attrs = component_attrs;
-	return sysfs_create_group(&vled_pdev->dev.kobj, &components_group);
+	return vled_setup(&pdev->dev) ? -ENODEV : 0;
 }
+
+static struct platform_driver vled_driver = {
+	.probe = vled_probe,
+	.driver = {
+		.name = KBUILD_MODNAME,
+		/* vled_init() sees the probe's outcome when the device is added. */
+		.probe_type = PROBE_FORCE_SYNCHRONOUS,
+	},
+};
 
 static int __init vled_init(void)
 {
 	int ret;
 
-	ret = parse_leds();
+	ret = platform_driver_register(&vled_driver);
 	if (ret)
 		return ret;
 	vled_pdev = platform_device_register_simple(KBUILD_MODNAME,
@@ -377,32 +397,26 @@ static int __init vled_init(void)
 						    NULL, 0);
 	if (IS_ERR(vled_pdev)) {
 		ret = PTR_ERR(vled_pdev);
-		goto err_free;
+		goto err_driver;
 	}
-	ret = register_leds();
-	if (ret)
-		goto err_pdev;
-	ret = add_components();
-	if (ret)
-		goto err_leds;
-	make_busy();
+	/* A failed probe leaves the device without a driver, and says why. */
+	if (!platform_get_drvdata(vled_pdev)) {
+		ret = -ENODEV;
+		goto err_device;
+	}
 	return 0;
-err_leds:
-	unregister_leds(num_vleds);
-err_pdev:
+err_device:
 	platform_device_unregister(vled_pdev);
-err_free:
-	free_leds();
+err_driver:
+	platform_driver_unregister(&vled_driver);
 	return ret;
 }
 
 static void __exit vled_exit(void)
 {
-	/* Readers first: unregistering a LED still sends it a last "off". */
-	sysfs_remove_group(&vled_pdev->dev.kobj, &components_group);
-	unregister_leds(num_vleds);
+	/* Unbinding releases the LEDs and their files (devm). */
 	platform_device_unregister(vled_pdev);
-	free_leds();
+	platform_driver_unregister(&vled_driver);
 }
 
 module_init(vled_init);

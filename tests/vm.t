@@ -1,12 +1,92 @@
-# The VM tests: every tests/guest/*.sh on Debian's 5.10, 6.1 and 6.12
-# kernels under qemu (tests/vm/run, one boot per kernel), then a
-# self-check that the rig reports failures, then how long it all took.
+# The VM tests: every tests/guest/*.sh on Debian's 5.10, 6.1, 6.12, 7.2
+# and 7.3 kernels under qemu (tests/vm/run, one boot per kernel), then a
+# self-check that the rig reports failures, how long it all took, and the
+# table of the kernels kit is proven on, made from this run's results.
 . tests/lib.sh
 start=$SECONDS
 log=$(mktemp)
 trap 'rm -f "$log"; t_cleanup' EXIT
 
 tests/vm/run | tee "$log"
+
+# The split 7.x kernels keep in the cache only the modules the guests
+# load and their dependencies (tests/vm/fetch), not the package's 4,200.
+for kept in tests/vm/cache/*/.modules; do
+	[ -f "$kept" ] || continue
+	kver=$(basename "$(dirname "$kept")")
+	n=$(find "$(dirname "$kept")" -name '*.ko*' | wc -l)
+	if [ "$n" -le 50 ]; then
+		pass "vm cache: $kver keeps only the guests' modules ($n)"
+	else
+		fail "vm cache: $kver keeps only the guests' modules" "$n .ko files"
+	fi
+done
+
+# kernel_table LOG: one row per kernel with each guest script's summary
+# ("vm: [7.3] mcled: PASS 34"), the boot's own checks (it ended in time,
+# ran every script, logged no oops) and whether kernel/'s module was built.
+kernel_table() {
+	awk '
+	function kernel(k) {
+		if (k == "") {
+			match($0, /\[[^]]*\]/)
+			k = substr($0, RSTART + 1, RLENGTH - 2)
+		}
+		if (!(k in seen))
+			order[++nk] = k
+		seen[k] = 1
+		return k
+	}
+	function put(k, col, text) {
+		if (!(col in colw)) {
+			cols[++nc] = col
+			colw[col] = length(col)
+		}
+		cell[k, col] = text
+		if (length(text) > colw[col])
+			colw[col] = length(text)
+	}
+	/^vm: booting / { kver[kernel($3)] = substr($4, 2, length($4) - 2) }
+	/^vm: \[[^]]*\] [a-z_]*: (PASS|FAIL)/ {
+		k = kernel()
+		script = $3
+		sub(/:$/, "", script)
+		text = $0
+		sub(/^[^]]*\] [a-z_]*: /, "", text)
+		put(k, script, text)
+	}
+	/^FAIL: \[[^]]*\] kernel fetched/ { kernel("") }
+	/^FAIL: \[[^]]*\] (boot |kernel log )/ { boot[kernel()] = "FAIL" }
+	/^PASS: \[[^]]*\] boot runs every script/ {
+		k = kernel()
+		if (!(k in boot))
+			boot[k] = "PASS"
+	}
+	/^PASS: \[[^]]*\] kernel\/ module builds/ { vled[kernel()] = "built" }
+	/^FAIL: \[[^]]*\] kernel\/ module builds/ { vled[kernel()] = "FAIL" }
+	/^SKIP: \[[^]]*\] kernel\/ has no module/ {
+		why = $0
+		sub(/.* for [^ ]*: (kernel\/vled: )?/, "", why)
+		vled[kernel()] = "not built: " why
+	}
+	END {
+		line = sprintf("  %-7s %-24s %-4s", "kernel", "Debian package", "boot")
+		for (c = 1; c <= nc; c++)
+			line = line sprintf(" %-" colw[cols[c]] "s", cols[c])
+		print line " vled"
+		for (i = 1; i <= nk; i++) {
+			k = order[i]
+			line = sprintf("  %-7s %-24s %-4s", k,
+				       kver[k] ? kver[k] : "(not booted)",
+				       k in boot ? boot[k] : "-")
+			for (c = 1; c <= nc; c++) {
+				text = ((k, cols[c]) in cell) ? cell[k, cols[c]] : "-"
+				line = line sprintf(" %-" colw[cols[c]] "s", text)
+			}
+			print line " " (k in vled ? vled[k] : "-")
+		}
+	}' "$1"
+}
 
 # Deliberately failing guest scripts go through the rig on one kernel;
 # the FAIL lines they must cause are this check's PASSes, so their output
@@ -28,6 +108,21 @@ rig_reports "a guest script that hangs is stopped, a FAIL" \
 	"FAIL: [6.12] slow: stopped after its timeout"
 rig_reports "a call trace on the guest's console is a FAIL" \
 	"FAIL: [6.12] kernel log has no oops or warning"
+# The table is made of results: the self-check's row shows the three
+# scripts that fail and the boot whose console has a call trace as FAIL,
+# the script that passes (trace) as PASS.
+row=$(kernel_table <(echo "$selfcheck") | awk '$1 == "6.12" {
+	for (i = 3; i <= NF; i++)
+		if ($i == "PASS" || $i == "FAIL")
+			n[$i]++
+	print $3, n["FAIL"] + 0, n["PASS"] + 0
+}')
+if [ "$row" = "FAIL 4 1" ]; then
+	pass "vm rig: the kernel table shows what failed as FAIL"
+else
+	fail "vm rig: the kernel table shows what failed as FAIL" \
+		"$(kernel_table <(echo "$selfcheck"))"
+fi
 if [ "$status" -eq 1 ]; then
 	pass "vm rig: exits 1 when a guest check fails"
 else
@@ -38,3 +133,6 @@ sed 's/^/    selfcheck| /' <<<"$selfcheck" |
 
 grep '^vm: .* boot+tests ' "$log"
 echo "vm: whole suite $((SECONDS - start))s"
+echo "vm: the kernels kit is proven on, from this run (applets: their guest"
+echo "vm: scripts' checks; vled: kernel/'s module for that kernel):"
+kernel_table "$log"
