@@ -112,7 +112,7 @@ demo_sockets() {
 	echo "\$ nc 127.0.0.1 $port </tmp/idle &     # a client that waits"
 	nc 127.0.0.1 "$port" </tmp/idle >/dev/null &
 	client=$!
-	exec 9>/tmp/idle
+	exec 9<>/tmp/idle
 	check "the web server accepts a connection" accepted
 	show kit tcpiter -t --sport "$port"
 	check "tcpiter -t shows the server listening on $port" listed LISTEN
