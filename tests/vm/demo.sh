@@ -1,6 +1,6 @@
 # modules: led-class-multicolor brd ext4 crc32c_generic
-# make run's demo (tests/vm/run-demo), run in the VM: kit at its four
-# jobs on a real kernel.  mcled drives a virtual multicolor LED made by
+# make run's demo (tests/vm/run-demo), run in the VM: kit at work on a
+# real kernel.  mcled drives a virtual multicolor LED made by
 # kernel/vled.c, whose readback shows what LED hardware would be sent;
 # tcpiter shows the sockets of a small web server; rdload loads a gzip'd
 # ext2 RAM disk (tests/vm/demo.host made it) into /dev/ram0, which is then
