@@ -11,6 +11,7 @@ status=$?
 grep -E '^(PASS|FAIL|SKIP): ' "$tmp/out"
 for step in "kit mcled get shows the kernel's" \
 	"tcpiter --sport 8080 shows the rows of /proc/net" \
+	"udpiter --sport 67 shows the rows of /proc/net" \
 	"the files read back from /dev/ram0 are the image's"; do
 	if grep -q "^PASS: \[6.1\] demo: $step" "$tmp/out"; then
 		pass "make run: the step '$step' passes"

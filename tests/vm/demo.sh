@@ -2,11 +2,12 @@
 # make run's demo (tests/vm/run-demo), run in the VM: kit at work on a
 # real kernel.  mcled drives a virtual multicolor LED made by
 # kernel/vled.c, whose readback shows what LED hardware would be sent;
-# tcpiter shows the sockets of a small web server; rdload loads a gzip'd
-# ext2 RAM disk (tests/vm/demo.host made it) into /dev/ram0, which is then
-# mounted.  Each command is shown before its output, and each step is
-# checked against the kernel.  crc32c_generic: ext4, which mounts ext2,
-# wants it, and no module depends on it.
+# tcpiter and udpiter show the sockets of a small web server and of a
+# DHCP server; rdload loads a gzip'd ext2 RAM disk (tests/vm/demo.host
+# made it) into /dev/ram0, which is then mounted.  Each command is shown
+# before its output, and each step is checked against the kernel.
+# crc32c_generic: ext4, which mounts ext2, wants it, and no module
+# depends on it.
 . /tests/lib.sh
 
 led=multicolor:status
@@ -69,41 +70,48 @@ demo_led() {
 	done
 }
 
-# The sockets whose local port is $port, in /proc/net's format (the
-# port in hex): address, peer, state and inode (the timer fields tick
-# between two reads).
+# proc_rows PORT FILE...: the sockets whose local port is PORT, in
+# /proc/net's format (the port in hex): address, peer, state and inode
+# (the timer fields tick between two reads).
 proc_rows() {
-	awk -v p="$(printf ':%04X' "$port")" \
-		'$2 ~ p "$" { print $2, $3, $4, $10 }' "$@" | sort
+	p=$(printf ':%04X' "$1")
+	shift
+	awk -v p="$p" '$2 ~ p "$" { print $2, $3, $4, $10 }' "$@" | sort
 }
 
-# accepted: the client's connection is there (state 01, established).
-accepted() {
+# present PORT STATE PROTO: within 5 s, a socket on local PORT in STATE
+# (hex: 01 established, 07 an unconnected UDP one) in /proc/net/PROTO{,6}.
+present() {
 	i=0
 	while [ $i -lt 50 ]; do
-		proc_rows /proc/net/tcp /proc/net/tcp6 | grep -q ' 01 ' && return
+		proc_rows "$1" /proc/net/"$3" /proc/net/"$3"6 | grep -q " $2 " &&
+			return
 		sleep 0.1
 		i=$((i + 1))
 	done
 	return 1
 }
 
-# listed STATE: kit tcpiter -t shows a socket in STATE on $port.
+# listed APPLET STATE PORT: kit APPLET -t shows a socket in STATE on PORT.
 listed() {
-	kit tcpiter -t -H --sport "$port" | grep -q "^$1 .*:$port "
+	kit "$1" -t -H --sport "$3" | grep -q "^$2 .*:$3 "
 }
 
+# same_as_proc APPLET PORT: kit APPLET --sport PORT has /proc's rows.
 same_as_proc() {
-	kit tcpiter -H --sport "$port" >/tmp/tcpiter.out &&
-		[ "$(proc_rows /tmp/tcpiter.out)" = \
-			"$(proc_rows /proc/net/tcp /proc/net/tcp6)" ]
+	kit "$1" -H --sport "$2" >/tmp/iter.out &&
+		[ "$(proc_rows "$2" /tmp/iter.out)" = \
+			"$(proc_rows "$2" /proc/net/${1%iter} /proc/net/${1%iter}6)" ]
 }
 
 demo_sockets() {
-	say "2. tcpiter: the sockets of a small web server, through the BPF" \
-		"TCP iterator, filtered in the kernel"
+	say "2. tcpiter and udpiter: the sockets of a web server and of a DHCP" \
+		"server, through the kernel's BPF socket iterators, filtered there"
 	mkdir -p /tmp/www
 	echo "kit demo" >/tmp/www/index.html
+	printf '%s\n' "interface lo" "start 127.0.0.10" "end 127.0.0.20" \
+		"max_leases 11" "lease_file /tmp/leases" >/tmp/udhcpd.conf
+	: >/tmp/leases
 	mkfifo /tmp/idle
 	echo
 	echo "\$ httpd -f -p $port -h /tmp/www &"
@@ -113,14 +121,25 @@ demo_sockets() {
 	nc 127.0.0.1 "$port" </tmp/idle >/dev/null &
 	client=$!
 	exec 9<>/tmp/idle
-	check "the web server accepts a connection" accepted
+	echo "\$ udhcpd -f /tmp/udhcpd.conf &        # DHCP, on UDP port 67"
+	udhcpd -f /tmp/udhcpd.conf 2>/dev/null &
+	dhcp=$!
+	check "the web server accepts a connection" present "$port" 01 tcp
+	check "the DHCP server has its socket" present 67 07 udp
 	show kit tcpiter -t --sport "$port"
-	check "tcpiter -t shows the server listening on $port" listed LISTEN
-	check "tcpiter -t shows the connection accepted on $port" listed ESTAB
+	check "tcpiter -t shows the server listening on $port" \
+		listed tcpiter LISTEN "$port"
+	check "tcpiter -t shows the connection accepted on $port" \
+		listed tcpiter ESTAB "$port"
 	check "tcpiter --sport $port shows the rows of /proc/net/tcp and tcp6" \
-		same_as_proc
+		same_as_proc tcpiter "$port"
+	show kit udpiter -t --sport 67
+	check "udpiter -t shows the DHCP server's socket" \
+		listed udpiter UNCONN 67
+	check "udpiter --sport 67 shows the rows of /proc/net/udp and udp6" \
+		same_as_proc udpiter 67
 	exec 9>&-
-	kill "$client" "$server" 2>/dev/null
+	kill "$client" "$server" "$dhcp" 2>/dev/null
 	wait
 }
 
