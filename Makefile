@@ -113,9 +113,9 @@ modules:
 modules_clean:
 	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 
-# kit's main job: kit drives a virtual multicolor LED in a booted kernel.
+# kit's main job: the four applets at work in a booted kernel (the demo).
 run: deps
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) all
 	$(Q)KIT=$(abspath $(KIT)) tests/vm/run-demo
 
 # A shell in the VM, with kit and the module: make vm-shell K=6.12
@@ -139,7 +139,7 @@ help:
 	@echo 'make check      install missing Debian packages, build, run every test'
 	@echo 'make test T=..  build and run the tests named (tests/run T...)'
 	@echo 'make modules    build kernel/ for KDIR (default: the running kernel)'
-	@echo 'make run        boot a Debian kernel in qemu with kit driving a virtual LED'
+	@echo 'make run        boot a Debian kernel in qemu: the four applets at work'
 	@echo 'make vm-shell   a shell in that VM (K=5.10, 6.1 or 6.12; default 6.1)'
 	@echo 'make bench B=.. benchmarks: tests/bench/run B...'
 	@echo 'make install    install kit and its links into $$(DESTDIR)$$(PREFIX)/bin'

@@ -1,0 +1,41 @@
+#!/bin/bash
+# make run's demo (tests/vm/run-demo) as a user sees it: on Debian 12's
+# 6.1 every step passes (its PASS lines count here) and it exits 0; with a
+# kit that has no tcpiter, that step fails and the demo exits 1.
+. "$TESTS/lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; t_cleanup' EXIT
+
+tests/vm/run-demo >"$tmp/out" 2>&1
+status=$?
+grep -E '^(PASS|FAIL|SKIP): ' "$tmp/out"
+for step in "kit mcled get shows the kernel's" \
+	"tcpiter --sport 8080 shows the rows of /proc/net" \
+	"udpiter --sport 67 shows the rows of /proc/net" \
+	"the files read back from /dev/ram0 are the image's"; do
+	if grep -q "^PASS: \[6.1\] demo: $step" "$tmp/out"; then
+		pass "make run: the step '$step' passes"
+	else
+		fail "make run: the step '$step' passes" "$(tail -20 "$tmp/out")"
+	fi
+done
+if [ "$status" -eq 0 ]; then
+	pass "make run: exits 0"
+else
+	fail "make run: exits 0" "exit status $status"
+fi
+
+# A step that fails: the same demo with a kit built without tcpiter.  Its
+# FAIL lines are this check's proof, shown indented, out of the count.
+make -s --no-print-directory O="$tmp/build" KIT="$tmp/kit" \
+	APPLETS="mcled rdload udpiter" >"$tmp/make.out" 2>&1 || cat "$tmp/make.out"
+KIT=$tmp/kit tests/vm/run-demo >"$tmp/out" 2>&1
+status=$?
+sed 's/^/    without tcpiter| /' "$tmp/out" | grep -E '(FAIL|PASS): '
+if [ "$status" -eq 1 ] &&
+	grep -q '^FAIL: \[6.1\] demo: tcpiter -t shows the server' "$tmp/out"; then
+	pass "make run: exits 1 when a step fails (a kit without tcpiter)"
+else
+	fail "make run: exits 1 when a step fails (a kit without tcpiter)" \
+		"exit status $status" "$(tail -20 "$tmp/out")"
+fi
