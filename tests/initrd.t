@@ -106,7 +106,7 @@ compress() {
 # The console, carriage returns taken off, is in $work/NAME.log.
 boot() {
 	local name=$1 initrd=$2 append=$3 disk=$4 pattern=$5 input=$6
-	local log=$work/$name.log fifo=$work/$name.in qemu pid w d t0=$SECONDS
+	local log=$work/$name.log fifo=$work/$name.in qemu pid w d status t0=$SECONDS
 
 	qemu=(qemu-system-x86_64 -accel tcg -cpu max -smp 2 -m "${mem:-512M}"
 	      -nodefaults -no-reboot -display none -serial stdio
@@ -140,8 +140,9 @@ boot() {
 	done
 	exec {w}>&-
 	wait "$pid" 2>/dev/null
+	status=$?
 	tr -d '\r' <"$log.raw" >"$log"
-	echo "initrd: [$k] $name: boot took $((SECONDS - t0))s"
+	echo "initrd: [$k] $name: boot took $((SECONDS - t0))s (qemu exit $status)"
 }
 
 # sees NAME CHECK PATTERN: the boot's console has a line matching PATTERN.
