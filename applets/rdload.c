@@ -126,6 +126,8 @@ struct load {
 	void *in_ctx, *out_ctx;
 
 	uint64_t capacity;		/* bytes the target holds */
+	uint64_t start;			/* the image's offset in the input */
+	uint64_t input_len;		/* the input's bytes; UINT64_MAX: unknown */
 	uint64_t queued;		/* bytes handed to write() */
 	uint64_t written;		/* the only region that changed */
 	unsigned char head[HEAD_SIZE];	/* read for identification */
@@ -337,11 +339,27 @@ static ssize_t ld_read_full(struct load *ld, void *buf, size_t len)
 	return done;
 }
 
-/* The first bytes, as the kernel reads them: 0xe5 past the end. */
+/* The bytes before the start block, read and dropped (no seek needed). */
+static int skip_start(struct load *ld)
+{
+	uint64_t left = ld->start;
+	ssize_t n;
+
+	for (; left; left -= n) {
+		n = ld->read(ld, ld->in, left < IN_CHUNK ? left : IN_CHUNK);
+		if (n <= 0)
+			return n;
+	}
+	return 0;
+}
+
+/* The first bytes from the start, as the kernel reads: 0xe5 past the end. */
 static int read_head(struct load *ld)
 {
 	ssize_t n;
 
+	if (skip_start(ld))
+		return -1;
 	memset(ld->head, 0xe5, sizeof(ld->head));
 	n = ld_read_full(ld, ld->head, sizeof(ld->head));
 	if (n < 0)
@@ -448,29 +466,44 @@ static int sum_written(struct load *ld, const unsigned char *p, size_t len)
 	return 0;
 }
 
+/*
+ * Of the bytes in out, those the target gets.  An image of known size is
+ * loaded to that size, as the kernel loads a plain one: what follows in
+ * the stream (a filesystem's padding) is decoded and dropped.
+ */
+static size_t out_wanted(struct load *ld)
+{
+	uint64_t end = ld->image_kib * BLOCK;	/* fit_target() checked it */
+
+	if (!ld->image_kib || ld->fill <= end - ld->queued)
+		return ld->fill;
+	return end - ld->queued;
+}
+
 /* Hands the buffer to write() and goes on in the spare one. */
 static int out_flush(struct load *ld)
 {
 	unsigned char *full = ld->out;
+	size_t len;
 	int ret;
 
 	if (!ld->head_checked && (ret = check_head(ld)))
 		return ret;
-	if (!ld->fill)
+	len = out_wanted(ld);
+	ld->fill = 0;
+	if (!len)
 		return 0;
-	if (ld->fill > ld->capacity - ld->queued)
+	if (len > ld->capacity - ld->queued)
 		return fail(ld, "RAMDISK: image too big! (more than "
 			    "%lluKiB/%lluKiB)",
-			    (unsigned long long)bytes_to_kib(ld->queued +
-							      ld->fill),
+			    (unsigned long long)bytes_to_kib(ld->queued + len),
 			    (unsigned long long)(ld->capacity / BLOCK));
-	if (ld->verify && sum_written(ld, full, ld->fill))
+	if (ld->verify && sum_written(ld, full, len))
 		return -1;
-	if (ld->write(ld, full, ld->fill))
+	if (ld->write(ld, full, len))
 		return -1;
-	ld->queued += ld->fill;
-	show_progress(ld, ld->queued - ld->fill);
-	ld->fill = 0;
+	ld->queued += len;
+	show_progress(ld, ld->queued - len);
 	ld->out = ld->spare;
 	ld->spare = full;
 	return 0;
@@ -820,8 +853,17 @@ static int unlz4(struct load *ld)
 #define LZOP_FILTER		0x0800
 #define LZOP_HEADER_CRC32	0x1000
 
+/*
+ * The longest header lzop's format allows: magic 9, version and library
+ * version 4, version needed, method, level and flags 8 (a filter is
+ * refused before its 4 bytes), mode, mtime, mtime high and name length
+ * 13, a name of 255, header checksum 4, extra field length 4.
+ */
+#define LZOP_HEADER_MAX		(9 + 4 + 8 + 13 + 255 + 4 + 4)
+
+/* buf is allocated apart, so that ASan sees any write past it. */
 struct lzop_header {
-	unsigned char buf[9 + 22 + 255 + 4];
+	unsigned char *buf;	/* LZOP_HEADER_MAX bytes */
 	size_t len;
 	uint32_t flags;
 };
@@ -970,15 +1012,19 @@ static int lzop_block(struct load *ld, uint32_t flags, bool *end)
 
 static int unlzo(struct load *ld)
 {
-	struct lzop_header h = { .len = 0 };
+	struct lzop_header h = { .buf = malloc(LZOP_HEADER_MAX) };
 	bool end = false;
 	int ret;
 
+	if (!h.buf)
+		return fail(ld, "out of memory for the lzo header");
 	if (lzo_init() != LZO_E_OK)
-		return fail(ld, "liblzo2 does not work here");
-	ret = lzop_read_header(ld, &h);
+		ret = fail(ld, "liblzo2 does not work here");
+	else
+		ret = lzop_read_header(ld, &h);
 	while (!ret && !end)
 		ret = lzop_block(ld, h.flags, &end);
+	free(h.buf);
 	return ret;
 }
 
@@ -996,6 +1042,14 @@ static int copy_plain(struct load *ld)
 	if (!ld->image_kib)
 		return fail(ld, "RAMDISK: the %s filesystem has size 0KiB: "
 			    "nothing to load", ld->id.fs);
+	/* Before sizing or writing anything: is it all there? */
+	if (ld->image_kib > (ld->input_len - ld->start) / BLOCK)
+		return fail(ld, "RAMDISK: image truncated: the %s filesystem "
+			    "is %lluKiB, the input holds %llu bytes of it",
+			    ld->id.fs, (unsigned long long)ld->image_kib,
+			    (unsigned long long)(ld->input_len - ld->start));
+	if (ld->head_only)
+		return STOP;
 	ret = fit_target(ld, ld->image_kib);
 	while (!ret && left) {
 		/* Past the head, with nothing pending, the kernel copies. */
@@ -1055,7 +1109,6 @@ struct volumes {
 	char **paths;
 	int count, opened;
 	int fd;			/* the volume being read, or -1 */
-	off_t start;		/* in the first volume */
 	bool prompt;
 	struct stat target;	/* never read it as a volume */
 	bool progress;
@@ -1089,16 +1142,22 @@ static int ask_for_volume(struct load *ld, struct volumes *v)
 	return 0;
 }
 
+/* The same file, however named, or the same block device. */
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	if (!a->st_mode || !b->st_mode)
+		return false;
+	if (S_ISBLK(a->st_mode) && S_ISBLK(b->st_mode))
+		return a->st_rdev == b->st_rdev;
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
 /* Whether fd is the target (whose stat is *target, once it is open). */
 static bool is_target(int fd, const struct stat *target)
 {
 	struct stat st;
 
-	if (!target->st_mode || fstat(fd, &st))
-		return false;
-	if (S_ISBLK(st.st_mode) && S_ISBLK(target->st_mode))
-		return st.st_rdev == target->st_rdev;
-	return st.st_dev == target->st_dev && st.st_ino == target->st_ino;
+	return !fstat(fd, &st) && same_file(&st, target);
 }
 
 static int open_volume(struct load *ld, struct volumes *v)
@@ -1110,13 +1169,9 @@ static int open_volume(struct load *ld, struct volumes *v)
 	v->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (v->fd < 0)
 		return fail(ld, "cannot open %s: %s", path, strerror(errno));
+	v->opened++;
 	if (is_target(v->fd, &v->target))
 		return fail(ld, "%s is the target itself", path);
-	if (!v->opened++ && v->start &&
-	    lseek(v->fd, v->start, SEEK_SET) != v->start)
-		return fail(ld, "cannot seek to block %lld of %s: %s",
-			    (long long)(v->start / BLOCK), path,
-			    strerror(errno));
 	return 0;
 }
 
@@ -1164,16 +1219,18 @@ struct target {
 	ssize_t done;		/* how it went: bytes, -1 */
 	int error;		/* errno when short */
 	bool quit;
+	bool resized;		/* an unsized zram given a disksize */
 };
 
 /* Tests point it at a fake tree. */
 static const char *sysfs_root = "/sys";
 
-/* The disksize attribute of a zram device; false for other devices. */
-static bool zram_disksize_path(dev_t rdev, char *path, size_t size)
+/* An attribute of a zram device (disksize, reset); false for others. */
+static bool zram_attr_path(dev_t rdev, const char *attr, char *path,
+			   size_t size)
 {
-	snprintf(path, size, "%s/dev/block/%u:%u/disksize", sysfs_root,
-		 major(rdev), minor(rdev));
+	snprintf(path, size, "%s/dev/block/%u:%u/%s", sysfs_root,
+		 major(rdev), minor(rdev), attr);
 	return !access(path, W_OK);
 }
 
@@ -1187,7 +1244,7 @@ static int target_resize(struct load *ld, uint64_t bytes)
 	int fd, len;
 
 	if (fstat(t->fd, &st) ||
-	    !zram_disksize_path(st.st_rdev, path, sizeof(path)))
+	    !zram_attr_path(st.st_rdev, "disksize", path, sizeof(path)))
 		return fail(ld, "RAMDISK: %s has size 0", t->path);
 	len = snprintf(value, sizeof(value), "%llu",
 		       (unsigned long long)bytes);
@@ -1199,13 +1256,38 @@ static int target_resize(struct load *ld, uint64_t bytes)
 			    t->path, value, path, strerror(errno));
 	}
 	close(fd);
+	t->resized = true;
 	if (ioctl(t->fd, BLKGETSIZE64, &size) || size < bytes)
 		return fail(ld, "zram %s did not take disksize %s", t->path,
 			    value);
+	/* zram rounds up to whole pages: the image keeps its own size. */
 	ld->capacity = size;
 	say(ld, "RAMDISK: zram %s sized to %lluKiB", t->path,
-	    (unsigned long long)(size / BLOCK));
+	    (unsigned long long)(bytes / BLOCK));
 	return 0;
+}
+
+/*
+ * After a failed load, a zram that rdload sized is put back unsized, as
+ * it was: closed first, since zram resets only a device nobody holds.
+ */
+static void unsize_target(struct target *t)
+{
+	char path[PATH_MAX];
+	struct stat st;
+	int fd;
+
+	if (!t->resized || fstat(t->fd, &st) ||
+	    !zram_attr_path(st.st_rdev, "reset", path, sizeof(path)))
+		return;
+	close(t->fd);
+	t->fd = -1;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0 || write_all(fd, "1", 1) < 0)
+		warn_msg("cannot reset %s to no disksize: %s", t->path,
+			 strerror(errno));
+	if (fd >= 0)
+		close(fd);
 }
 
 /* write() until done: the bytes written, short with errno on error. */
@@ -1308,37 +1390,71 @@ static int target_sync(struct load *ld)
 	return ret;
 }
 
-/* /dev/ramN, which the kernel's create_dev() makes as b 1 N. */
+/*
+ * /dev/ramN, N decimal as the kernel names it (ram0, ram10; not ram010),
+ * is the one node rdload makes: b 1 N, as the kernel's create_dev().
+ */
 static bool ram_minor(const char *path, unsigned int *minor)
 {
-	const char *base = strrchr(path, '/');
-	long n;
+	static const char prefix[] = "/dev/ram";
+	char name[sizeof(prefix) + 20];
+	unsigned long n;
 
-	base = base ? base + 1 : path;
-	if (strncmp(base, "ram", 3) || base[3] < '0' || base[3] > '9' ||
-	    parse_long(base + 3, &n) || n > 1 << 20)
+	if (strncmp(path, prefix, sizeof(prefix) - 1) ||
+	    path[sizeof(prefix) - 1] < '0' || path[sizeof(prefix) - 1] > '9')
+		return false;
+	n = strtoul(path + sizeof(prefix) - 1, NULL, 10);
+	snprintf(name, sizeof(name), "%s%lu", prefix, n);
+	if (strcmp(name, path) || n >> 20)	/* MINORBITS */
 		return false;
 	*minor = n;
 	return true;
+}
+
+/* A missing target: /dev/ramN made, or a file to create with -f. */
+static int missing_target(struct target *t, bool allow_file, bool *made)
+{
+	unsigned int minor;
+	struct stat st;
+
+	if (!lstat(t->path, &st))
+		die("%s is a symbolic link to a file that does not exist: "
+		    "give the file's own path, or remove the link", t->path);
+	if (allow_file)
+		return O_CREAT;
+	if (!ram_minor(t->path, &minor))
+		die("%s does not exist (a file as target needs -f)", t->path);
+	if (mknod(t->path, S_IFBLK | 0600, makedev(1, minor)))
+		die("cannot create %s (b 1 %u): %s", t->path, minor,
+		    strerror(errno));
+	*made = true;
+	return 0;
+}
+
+/* A block device's size, and what it would refuse. */
+static void block_target(struct load *ld, struct target *t)
+{
+	int ro = 0;
+
+	if (ioctl(t->fd, BLKGETSIZE64, &ld->capacity))
+		die("RAMDISK: could not determine device size of %s: %s",
+		    t->path, strerror(errno));
+	if (!ld->capacity)
+		ld->resize = target_resize;
+	if (!ioctl(t->fd, BLKROGET, &ro) && ro)
+		die("%s is read-only: make it writable first (blockdev "
+		    "--setrw %s, or a loop device set up without -r)",
+		    t->path, t->path);
 }
 
 static void open_target(struct load *ld, struct target *t, bool allow_file)
 {
 	int flags = O_RDWR | O_CLOEXEC | O_EXCL, saved;
 	bool made = false;
-	unsigned int minor;
 	struct stat st;
 
-	if (stat(t->path, &st) && errno == ENOENT) {
-		if (ram_minor(t->path, &minor)) {
-			if (mknod(t->path, S_IFBLK | 0600, makedev(1, minor)))
-				die("cannot create %s (b 1 %u): %s", t->path,
-				    minor, strerror(errno));
-			made = true;
-		} else if (allow_file) {
-			flags |= O_CREAT;
-		}
-	}
+	if (stat(t->path, &st) && errno == ENOENT)
+		flags |= missing_target(t, allow_file, &made);
 	t->fd = open(t->path, flags, 0666);
 	/* A node for a device that is not there helps nobody. */
 	if (t->fd < 0 && made) {
@@ -1347,9 +1463,8 @@ static void open_target(struct load *ld, struct target *t, bool allow_file)
 		errno = saved;
 	}
 	if (t->fd < 0 && errno == EBUSY)
-		die("%s is in use (mounted or open)", t->path);
-	if (t->fd < 0 && errno == ENOENT)
-		die("%s does not exist (a file as target needs -f)", t->path);
+		die("%s is in use (mounted, or held by a device or program "
+		    "that opened it exclusively): free it first", t->path);
 	if (t->fd < 0 && (errno == ENXIO || errno == ENODEV))
 		die("cannot open %s: no such device (for /dev/ramN: modprobe "
 		    "brd)", t->path);
@@ -1364,11 +1479,8 @@ static void open_target(struct load *ld, struct target *t, bool allow_file)
 		ld->capacity = UINT64_MAX;
 	else if (!S_ISBLK(st.st_mode))
 		die("%s is not a block device", t->path);
-	else if (ioctl(t->fd, BLKGETSIZE64, &ld->capacity))
-		die("RAMDISK: could not determine device size of %s: %s",
-		    t->path, strerror(errno));
-	else if (!ld->capacity)
-		ld->resize = target_resize;
+	else
+		block_target(ld, t);
 	ld->write = target_write;
 	ld->sync = target_sync;
 	ld->out_ctx = t;
@@ -1447,9 +1559,7 @@ static int report_identity(struct load *ld)
 
 	ld->head_only = true;
 	ld->capacity = UINT64_MAX;
-	ld->image_kib = ld->id.kib;
-	if (ld->id.format)
-		ret = load_image(ld);
+	ret = load_image(ld);
 	if (ret < 0)
 		die("%s", ld->error);
 	if (ld->image_kib)
@@ -1491,7 +1601,8 @@ static int parse_options(int argc, char **argv, struct options *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "is:o:fq", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":is:o:fq", longopts,
+				NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o->identify = true;
@@ -1517,8 +1628,14 @@ static int parse_options(int argc, char **argv, struct options *o)
 				die_usage("-s takes a block number (1 KiB "
 					  "blocks), got %s", optarg);
 			break;
+		case ':':
+			die_usage("option '-%c' needs a value; see 'rdload "
+				  "--help'", optopt);
 		default:
-			die_usage("unknown option %s (see rdload --help)",
+			if (optopt)
+				die_usage("unknown option '-%c'; see 'rdload "
+					  "--help'", optopt);
+			die_usage("unknown option '%s'; see 'rdload --help'",
 				  argv[optind - 1]);
 		}
 	}
@@ -1527,13 +1644,49 @@ static int parse_options(int argc, char **argv, struct options *o)
 	return optind;
 }
 
-static void check_volumes(char **paths, int count)
+/*
+ * Before anything is written, each volume that is there: data to read
+ * (not a directory), and not the target, however named (a hard link,
+ * /proc/self/fd/N).  Returns the bytes of a volume that is a file, else
+ * UINT64_MAX.
+ */
+static uint64_t check_volume(const char *path, const struct stat *target,
+			     bool must_exist)
 {
+	struct stat st;
+
+	if (stat(path, &st) || access(path, R_OK)) {
+		if (!must_exist && errno == ENOENT)
+			return UINT64_MAX;
+		die("cannot read %s: %s", path, strerror(errno));
+	}
+	if (S_ISDIR(st.st_mode))
+		die("%s is a directory: each IMAGE is a file or a device",
+		    path);
+	if (same_file(&st, target))
+		die("%s is the target itself: load it into another TARGET",
+		    path);
+	return S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
+}
+
+/*
+ * All volumes checked; the bytes they hold together, UINT64_MAX when
+ * unknown (a device, a medium still to insert).  Changed media appear
+ * when asked for (--prompt); other volumes must exist now.
+ */
+static uint64_t check_volumes(struct volumes *v, const char *target)
+{
+	uint64_t total = 0, len;
+	struct stat st = { .st_mode = 0 };
 	int i;
 
-	for (i = 0; i < count; i++)
-		if (access(paths[i], R_OK))
-			die("cannot read %s: %s", paths[i], strerror(errno));
+	if (stat(target, &st))
+		st.st_mode = 0;
+	for (i = 0; i < v->count; i++) {
+		len = check_volume(v->paths[i], &st, !i || !v->prompt);
+		total = len > UINT64_MAX - total ? UINT64_MAX : total + len;
+	}
+	return v->prompt && v->count > 1 ? UINT64_MAX : total;
 }
 
 int rdload_main(int argc, char **argv)
@@ -1547,11 +1700,9 @@ int rdload_main(int argc, char **argv)
 
 	v.paths = argv + first;
 	v.count = argc - first;
-	v.start = (off_t)o.start * BLOCK;
 	v.prompt = o.prompt;
-	/* Changed media appear when asked for; other volumes exist now. */
-	if (!o.prompt)
-		check_volumes(v.paths, v.count);
+	ld.input_len = check_volumes(&v, o.target);
+	ld.start = (uint64_t)o.start * BLOCK;
 	ld.quiet = o.quiet;
 	ld.verify = o.verify;
 	ld.in = malloc(IN_SIZE);
@@ -1576,16 +1727,18 @@ int rdload_main(int argc, char **argv)
 		start_writer(&t);
 	else if (!o.verify)	/* --verify sums what goes through memory */
 		ld.splice = volumes_splice;
-	if (!fstat(t.fd, &v.target) && v.fd >= 0 && is_target(v.fd, &v.target))
-		die("%s is the target itself", v.paths[v.opened - 1]);
+	if (fstat(t.fd, &v.target))
+		die("cannot stat %s: %s", t.path, strerror(errno));
 	v.progress = ld.progress = !o.quiet && isatty(STDERR_FILENO);
 	ret = load_image(&ld);
 	if (!ret)
 		ret = finish_load(&ld, &t, &v);
 	clear_progress(ld.progress);
-	if (ret)
+	if (ret) {
+		unsize_target(&t);
 		die("%s; %llu bytes written to %s", ld.error,
 		    (unsigned long long)ld.written, t.path);
+	}
 	say(&ld, "RAMDISK: Loading %lluKiB [%d disk%s] into ram disk... done.",
 	    (unsigned long long)bytes_to_kib(ld.written), v.opened,
 	    v.opened > 1 ? "s" : "");

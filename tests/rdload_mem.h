@@ -64,6 +64,7 @@ static void mem_setup(struct load *ld, struct mem_image *image,
 	ld->in_ctx = image;
 	ld->out_ctx = target;
 	ld->capacity = capacity;
+	ld->input_len = image->len;
 	ld->in = in;
 	ld->out = out;
 	ld->spare = spare;

@@ -131,6 +131,101 @@ static void test_identify(void)
 	check_ident(head, "none", 0, "nothing found in 0xe5 filler");
 }
 
+/*
+ * Each kind of image the kernel finds, placed where it looks, in
+ * identify_ramdisk_image()'s order; a size of 1 KiB wherever it has one.
+ */
+static void put_gzip(unsigned char *h) { memcpy(h, "\x1f\x8b", 2); }
+
+static void put_romfs(unsigned char *h)
+{
+	memcpy(h, "-rom1fs-", 8);
+	put_be32(h + 8, BLOCK);
+}
+
+static void put_cramfs_at(unsigned char *h)
+{
+	uint32_t v[2] = { CRAMFS_MAGIC, BLOCK };
+
+	memcpy(h, v, sizeof(v));
+}
+
+static void put_cramfs(unsigned char *h) { put_cramfs_at(h); }
+
+static void put_squashfs(unsigned char *h)
+{
+	put_le32(h, SQUASHFS_MAGIC);
+	put_le32(h + 40, BLOCK);
+}
+
+static void put_cramfs_padded(unsigned char *h) { put_cramfs_at(h + 512); }
+
+static void put_minix(unsigned char *h)
+{
+	uint16_t v[] = { MINIX_MAGIC, 1 };
+
+	memcpy(h + BLOCK + 16, &v[0], 2);
+	memcpy(h + BLOCK + 2, &v[1], 2);
+}
+
+static void put_ext2(unsigned char *h)
+{
+	put_le32(h + BLOCK + 0x38, EXT2_MAGIC);
+	put_le32(h + BLOCK + 4, 1);
+}
+
+static const struct placement {
+	const char *name;
+	void (*put)(unsigned char *head);
+} placements[] = {
+	{ "gzip", put_gzip },
+	{ "romfs", put_romfs },
+	{ "cramfs", put_cramfs },
+	{ "squashfs", put_squashfs },
+	{ "cramfs", put_cramfs_padded },
+	{ "Minix", put_minix },
+	{ "ext2", put_ext2 },
+};
+
+/*
+ * Every pair that fits in one head together (their bytes do not
+ * overlap) is found as the earlier of the two, whichever was put last.
+ */
+static void test_identify_order(void)
+{
+	const size_t n = sizeof(placements) / sizeof(placements[0]);
+	unsigned char head[HEAD_SIZE], one[HEAD_SIZE], other[HEAD_SIZE];
+	size_t i, j, k, pairs = 0;
+	bool ok = true, apart;
+	uint64_t kib;
+
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n; j++) {
+			memset(one, 0, sizeof(one));
+			memset(other, 0, sizeof(other));
+			placements[i].put(one);
+			placements[j].put(other);
+			apart = true;
+			for (k = 0; k < HEAD_SIZE; k++)
+				apart &= !one[k] || !other[k];
+			if (!apart)
+				continue;
+			for (k = 0; k < HEAD_SIZE; k++)
+				head[k] = one[k] | other[k];
+			pairs++;
+			if (strcmp(identify_name(head, &kib),
+				   placements[i].name)) {
+				printf("    %s and %s: found %s\n",
+				       placements[i].name, placements[j].name,
+				       identify_name(head, &kib));
+				ok = false;
+			}
+		}
+	}
+	check(ok && pairs == 15, "every pair of images in one head: the "
+	      "kernel's order decides (minix before ext2, ...)");
+}
+
 /* ---- Images: a fake ext2 image and its compressed forms ---- */
 
 #define IMAGE_KIB	3000	/* several writes, an odd size */
@@ -278,8 +373,12 @@ static unsigned char *lz4_image(const unsigned char *in, size_t len,
 	return lz4_frames(in, len, out_len, LZ4_LEGACY_BLOCK, 0);
 }
 
-/* lzop: flags chosen by the test; blocks of 256 KiB as lzop writes. */
+/*
+ * lzop: flags and name length chosen by the test; blocks of 256 KiB as
+ * lzop writes.
+ */
 static uint32_t lzop_flags = LZOP_ADLER32_D;
+static unsigned char lzop_name_len = 3;
 
 static unsigned char *lzop_put_header(unsigned char *p, uint32_t flags)
 {
@@ -297,9 +396,9 @@ static unsigned char *lzop_put_header(unsigned char *p, uint32_t flags)
 	put_be32(p + 4, 0100644);	/* mode */
 	put_be32(p + 8, 0);		/* mtime */
 	put_be32(p + 12, 0);
-	p[16] = 3;
-	memcpy(p + 17, "img", 3);
-	p += 20;
+	p[16] = lzop_name_len;
+	memset(p + 17, 'n', lzop_name_len);
+	p += 17 + lzop_name_len;
 	put_be32(p, lzop_checksum(flags & LZOP_HEADER_CRC32, start,
 				  p - start));
 	p += 4;
@@ -392,6 +491,8 @@ struct run {
 	uint64_t image_kib;
 };
 
+static uint64_t start_offset;	/* -s START of the next run_load() */
+
 /* Loads data into a target of capacity bytes (plus a canary area). */
 static struct run run_load(const unsigned char *data, size_t len,
 			   size_t chunk, uint64_t capacity,
@@ -407,6 +508,7 @@ static struct run run_load(const unsigned char *data, size_t len,
 		abort();
 	memset(target.data, CANARY, capacity + 4096);
 	mem_setup(&ld, &image, &target, capacity);
+	ld.start = start_offset;
 	r.ret = mem_load(&ld);
 	r.written = ld.written;
 	r.error = ld.error;
@@ -560,6 +662,16 @@ static void test_lzop_flags(const unsigned char *img, size_t len)
 		  strstr(r.error, "header checksum"),
 		  "a bad header checksum is found", "lzo");
 	z[20] ^= 1;
+	free(z);
+	/* The longest header: a 255-byte name and an extra field. */
+	lzop_flags = LZOP_EXTRA_FIELD | LZOP_HEADER_CRC32;
+	lzop_name_len = 255;
+	z = lzop_image(img, len, &zlen);
+	r = run_load(z, zlen, 0, len, img, len);
+	check_run(r, r.ret == 0 && r.written == len,
+		  "a 255-byte name and an extra field (the longest header)",
+		  "lzo");
+	lzop_name_len = 3;
 	put_be32(z + 17, get_be32(z + 17) | LZOP_FILTER);
 	r = run_load(z, zlen, 0, len, img, len);
 	check_run(r, r.ret < 0 && strstr(r.error, "filter"),
@@ -585,10 +697,14 @@ static void test_lz4_frames(void)
 	r = run_load(big, zlen + 8, 0, len, img, len);
 	check_run(r, r.ret == 0 && r.written == len,
 		  "zero padding after the frame ends it", "lz4");
+	free(big);
+	big = calloc(1, zlen + 4 + IN_SIZE + 1);
+	memcpy(big, z, zlen);
 	put_le32(big + zlen, IN_SIZE + 1);
-	r = run_load(big, zlen + 4, 0, len, img, len);
-	check_run(r, r.ret < 0 && strstr(r.error, "block of"),
-		  "an oversized block is refused", "lz4");
+	r = run_load(big, zlen + 4 + IN_SIZE + 1, 0, len, img, len);
+	check_run(r, r.ret < 0 && strstr(r.error, "(a block of") &&
+		  r.written == len, "a block over the maximum, with that much "
+		  "data behind it, is refused", "lz4");
 	put_le32(big, 0x18002102);	/* 02 21, not the legacy magic */
 	r = run_load(big, zlen, 0, len, img, len);
 	check_run(r, r.ret < 0 && strstr(r.error, "legacy frame"),
@@ -621,8 +737,63 @@ static void test_plain(const unsigned char *img, size_t len)
 		  "too big: the kernel's words, nothing written",
 		  "plain ext2");
 	r = run_load(img, len - 5000, 0, len, img, len);
-	check_run(r, r.ret < 0 && strstr(r.error, "truncated"),
-		  "truncated: an error", "plain ext2");
+	check_run(r, r.ret < 0 && r.written == 0 &&
+		  strstr(r.error, "the input holds 3067000 bytes of it"),
+		  "truncated: refused before anything is written",
+		  "plain ext2");
+}
+
+/* -s START: the image after START bytes of other data, from memory. */
+static void test_start(const unsigned char *img, size_t len)
+{
+	const size_t start = 37 * BLOCK;
+	unsigned char *data = malloc(start + len);
+	struct run r;
+
+	memset(data, 0x5d, start);	/* lzma's magic, were it read */
+	memcpy(data + start, img, len);
+	start_offset = start;
+	r = run_load(data, start + len, 1000, len, img, len);
+	check_run(r, r.ret == 0 && r.written == len,
+		  "the image at block 37 is found and loaded", "-s START");
+	r = run_load(data, start + len - 1, 0, len, img, len);
+	check_run(r, r.ret < 0 && r.written == 0 &&
+		  strstr(r.error, "the input holds 3071999 bytes"),
+		  "the size left after START is checked", "-s START");
+	start_offset = 0;
+	free(data);
+}
+
+/* A stream longer than its filesystem: the filesystem's size is loaded. */
+static void test_padded_stream(const unsigned char *img, size_t len)
+{
+	size_t plen = len + 5000, zlen;
+	unsigned char *padded = calloc(1, plen), *z;
+	struct run r;
+
+	memcpy(padded, img, len);
+	put_le32(padded + BLOCK + 4, IMAGE_KIB - 1);
+	z = gzip_image(padded, plen, &zlen);
+	r = run_load(z, zlen, 0, plen + BLOCK, padded, plen);
+	check_run(r, r.ret == 0 && r.written == len - BLOCK,
+		  "loads the filesystem's size, not the stream's", "gzip");
+	free(z);
+	free(padded);
+}
+
+/* -i says what a load would do: a plain image of size 0 is refused. */
+static void test_identify_size0(void)
+{
+	static struct load ld;
+	unsigned char head[4 * BLOCK] = { 0 };
+	struct mem_image image = { head, sizeof(head), 0, 0 };
+	struct mem_target target = { NULL };
+
+	memcpy(head, "-rom1fs-", 8);		/* romfs of size 0 */
+	mem_setup(&ld, &image, &target, 0);
+	ld.head_only = true;
+	check(mem_load(&ld) < 0 && strstr(ld.error, "has size 0KiB"),
+	      "-i: a plain image of size 0 is refused, as a load refuses it");
 }
 
 static void test_old_gzip(void)
@@ -661,23 +832,32 @@ static void test_names(void)
 	int i;
 
 	check(ram_minor("/dev/ram7", &minor) && minor == 7 &&
+	      ram_minor("/dev/ram10", &minor) && minor == 10 &&
+	      !ram_minor("/dev/ram010", &minor) &&
+	      !ram_minor("/dev/ram+1", &minor) &&
+	      !ram_minor("out/ram1", &minor) &&
+	      !ram_minor("ram1", &minor) &&
+	      !ram_minor("/tmp/dev/ram1", &minor) &&
+	      !ram_minor("/dev/ram1048576", &minor) &&
+	      !ram_minor("/dev/ram99999999999999999999", &minor) &&
 	      !ram_minor("/dev/ramdisk", &minor) &&
 	      !ram_minor("/dev/ram", &minor) &&
 	      !ram_minor("/dev/loop0", &minor) &&
 	      !ram_minor("/dev/ram1x", &minor),
-	      "/dev/ramN and only it is made as b 1 N");
+	      "/dev/ramN (N decimal, as the kernel names it) and only it is "
+	      "made as b 1 N");
 
 	if (!mkdtemp(dir))
 		abort();
 	sysfs_root = dir;
-	check(!zram_disksize_path(makedev(252, 0), path, sizeof(path)),
+	check(!zram_attr_path(makedev(252, 0), "disksize", path, sizeof(path)),
 	      "a device without disksize is not zram");
 	for (i = 0; i < 4; i++) {
 		snprintf(path, sizeof(path), "%s%s", dir, parts[i]);
 		if (i < 3 ? mkdir(path, 0755) : close(creat(path, 0644)))
 			abort();
 	}
-	check(zram_disksize_path(makedev(252, 0), path, sizeof(path)) &&
+	check(zram_attr_path(makedev(252, 0), "disksize", path, sizeof(path)) &&
 	      strstr(path, "/dev/block/252:0/disksize"),
 	      "zram: /sys/dev/block/MAJ:MIN/disksize");
 	for (i = 3; i >= 0; i--) {
@@ -741,6 +921,7 @@ int main(void)
 	unsigned char *img = make_ext2(IMAGE_KIB, &len);
 
 	test_identify();
+	test_identify_order();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		test_codec(&cases[i], img, len);
 	test_pending_output();
@@ -749,6 +930,9 @@ int main(void)
 	test_lzop_flags(img, len);
 	test_lz4_frames();
 	test_plain(img, len);
+	test_start(img, len);
+	test_padded_stream(img, len);
+	test_identify_size0();
 	test_old_gzip();
 	test_identify_only(img, len);
 	test_names();
