@@ -65,9 +65,20 @@ KIT_APPLET(rdload, "load a RAM-disk image into /dev/ramN as the kernel does",
 
 #define BLOCK		1024		/* the kernel's BLOCK_SIZE: KiB */
 #define HEAD_SIZE	(3 * 512)	/* identification looks at no more */
-#define OUT_SIZE	(8 << 20)	/* the biggest lz4 block */
+/*
+ * The fuzz build (tests/rdload_fuzz.t) shrinks the buffers, so that its
+ * inputs of a few dozen KiB reach their ends.  WRITE_SIZE must hold the
+ * head, OUT_SIZE the biggest block.
+ */
+#ifdef RDLOAD_SMALL_BUFFERS
+#define OUT_SIZE	(64 << 10)
+#define WRITE_SIZE	(4 << 10)
+#define IN_CHUNK	(4 << 10)
+#else
+#define OUT_SIZE	(8 << 20)	/* the biggest lz4 and lzop block */
 #define WRITE_SIZE	(512 << 10)	/* one write: fits a core's L2 cache */
 #define IN_CHUNK	(1 << 20)	/* one read of compressed data */
+#endif
 #define IN_SIZE		LZ4_COMPRESSBOUND(OUT_SIZE)
 #define VERIFY_SPAN	(1 << 20)	/* --verify sums each MiB apart */
 #define STOP		1		/* head seen, -i wants no more */
@@ -787,7 +798,7 @@ static const struct codec zstd_codec = { zstd_init, zstd_step, zstd_end };
 /* ---- Block decoders: the lz4 legacy frame and the lzop file ---- */
 
 #define LZ4_LEGACY_MAGIC	0x184c2102
-#define LZ4_LEGACY_BLOCK	(8 << 20)
+#define LZ4_LEGACY_BLOCK	OUT_SIZE	/* 8 MiB but in the fuzz build */
 
 /*
  * Magic, then blocks: LE32 compressed size and the data, each block 8 MiB
