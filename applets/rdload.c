@@ -430,6 +430,7 @@ static int check_head(struct load *ld)
 	memset(head, 0xe5, sizeof(head));
 	memcpy(head, ld->out, ld->fill < HEAD_SIZE ? ld->fill : HEAD_SIZE);
 	if (identify_fs(head, &fs)) {
+		ld->id.fs = fs.fs;
 		ld->image_kib = fs.kib;
 		say(ld, "RAMDISK: %s filesystem found in the %s image", fs.fs,
 		    ld->id.format->name);
@@ -1093,6 +1094,20 @@ static int copy_plain(struct load *ld)
 }
 
 /*
+ * A compressed image whose stream ends before its filesystem does: the
+ * kernel would load it as it is, kit says that it is truncated.
+ */
+static int check_complete(struct load *ld)
+{
+	if (!ld->id.format || ld->queued >= ld->image_kib * BLOCK)
+		return 0;
+	return fail(ld, "RAMDISK: image truncated: the %s filesystem is "
+		    "%lluKiB, the %s image holds %llu bytes of it", ld->id.fs,
+		    (unsigned long long)ld->image_kib, ld->id.format->name,
+		    (unsigned long long)ld->queued);
+}
+
+/*
  * Loads the identified image (ld->id, ld->head read): returns 0, STOP
  * when only the head was wanted, or -1 with ld->error.  Whatever
  * happened, no write is in flight afterwards.
@@ -1110,6 +1125,8 @@ static int load_image(struct load *ld)
 		ret = ld->id.format->decompress(ld);
 	if (!ret)
 		ret = out_flush(ld);
+	if (!ret)
+		ret = check_complete(ld);
 	synced = ld->sync ? ld->sync(ld) : 0;
 	return ret ? ret : synced;
 }

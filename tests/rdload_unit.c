@@ -778,6 +778,15 @@ static void test_padded_stream(const unsigned char *img, size_t len)
 	check_run(r, r.ret == 0 && r.written == len - BLOCK,
 		  "loads the filesystem's size, not the stream's", "gzip");
 	free(z);
+	put_le32(padded + BLOCK + 4, IMAGE_KIB + 100);
+	z = gzip_image(padded, len, &zlen);
+	r = run_load(z, zlen, 0, plen + 100 * BLOCK, padded, len);
+	check_run(r, r.ret < 0 && r.written == len &&
+		  strstr(r.error, "truncated: the ext2 filesystem is 3100KiB, "
+			 "the gzip image holds 3072000 bytes of it"),
+		  "a stream that ends before its filesystem is an error",
+		  "gzip");
+	free(z);
 	free(padded);
 }
 
