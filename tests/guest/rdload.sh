@@ -89,11 +89,9 @@ brd 2 2048
 while read -r file raw kind word kib; do
 	[ "$word" = - ] && continue
 	case $file in ext2.*|minix.*|*.img|*.img.gz) ;; *) continue ;; esac
-	if [ "$kind" = image ]; then
-		bytes=$(stat -c %s "$D/$raw")
-	else
-		bytes=$((kib * 1024))
-	fi
+	# The kernel's size of the filesystem, compressed or not.
+	kib=$(awk -v raw="$raw" '$1 == raw { print $5 }' "$D/expect")
+	bytes=$((kib * 1024))
 	fill /dev/ram1
 	loads "rdload: $file into brd" /dev/ram1 "$D/$raw" "$bytes" \
 		-o /dev/ram1 "$D/$file"
@@ -177,6 +175,10 @@ if dev=$($DM create kit-fail "0 4096 linear /dev/ram0 0" "4096 12288 error"); th
 	expect_err "rdload: a device that fails writes: the error and a count" \
 		1 "^rdload: .*Input/output error; [0-9]+ bytes written to $dev\$" \
 		$KIT rdload -q -o "$dev" "$D4/ext2.img.gz"
+	# O_EXCL: a device held by another (device-mapper here) is refused.
+	expect_err "rdload: a brd that a device-mapper device holds is refused" \
+		1 "^rdload: /dev/ram0 is in use \(mounted, or held by a device or program that opened it exclusively\): free it first$" \
+		$KIT rdload -q -o /dev/ram0 "$D/romfs.img"
 	cmp -s -n 2097152 "$D4/ext2.img" /dev/ram0 &&
 		pass "rdload: a device that fails writes: what it kept is the image" ||
 		fail "rdload: a device that fails writes: what it kept is the image"
