@@ -15,8 +15,9 @@ trap 'rm -rf "$work"; t_cleanup' EXIT
 fuzz=$work/rdload_fuzz
 
 if ! clang -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -DRDLOAD_SMALL_BUFFERS -Iapplets -o "$fuzz" tests/rdload_fuzz.c \
-	applets/lib.c -lz -llzma -lbz2 -lzstd -llz4 -llzo2 2>"$work/cc.log"
+	-fno-sanitize-recover=all -DRDLOAD_SMALL_BUFFERS -Iapplets \
+	-o "$fuzz" tests/rdload_fuzz.c -lz -llzma -lbz2 -lzstd -llz4 -llzo2 \
+	2>"$work/cc.log"
 then
 	fail "rdload_fuzz: builds with clang -fsanitize=fuzzer" \
 		"$(tail -5 "$work/cc.log")"

@@ -7,7 +7,8 @@
  * small target, checking that only the region reported written changed.
  * Prints PASS:/FAIL: lines.
  */
-#include "../applets/rdload.c"
+#include "../applets/rdimage.c"
+#include "../applets/rddecode.c"
 #include "rdload_mem.h"
 
 static int failures;
@@ -62,7 +63,7 @@ static void test_identify(void)
 		{ 0x02, 0x21 }, { 0x28, 0xb5 } };
 	static const char *const names[] = {
 		"gzip", "gzip", "bzip2", "lzma", "xz", "lzo", "lz4", "zstd" };
-	unsigned char head[HEAD_SIZE];
+	unsigned char head[RD_HEAD_SIZE];
 	uint32_t v;
 	size_t i;
 
@@ -70,8 +71,8 @@ static void test_identify(void)
 		memset(head, 0, sizeof(head));
 		memcpy(head, magics[i], 2);
 		/* An ext2 superblock behind: the compressed magic wins. */
-		put_le32(head + BLOCK + 0x38, EXT2_MAGIC);
-		put_le32(head + BLOCK + 4, 100);
+		put_le32(head + RD_BLOCK + 0x38, EXT2_MAGIC);
+		put_le32(head + RD_BLOCK + 4, 100);
 		check_ident(head, names[i], 0, names[i]);
 	}
 
@@ -108,22 +109,22 @@ static void test_identify(void)
 	check_ident(head, "squashfs", 0, "squashfs before padded cramfs");
 
 	memset(head, 0, sizeof(head));
-	head[BLOCK + 16] = MINIX_MAGIC2 & 0xff;
-	head[BLOCK + 17] = MINIX_MAGIC2 >> 8;
-	head[BLOCK + 2] = 100;		/* s_nzones */
-	head[BLOCK + 10] = 1;		/* s_log_zone_size */
+	head[RD_BLOCK + 16] = MINIX_MAGIC2 & 0xff;
+	head[RD_BLOCK + 17] = MINIX_MAGIC2 >> 8;
+	head[RD_BLOCK + 2] = 100;		/* s_nzones */
+	head[RD_BLOCK + 10] = 1;		/* s_log_zone_size */
 	check_ident(head, "Minix", 200, "minix: nzones << log_zone_size");
-	head[BLOCK + 16] = MINIX_MAGIC & 0xff;
-	head[BLOCK + 17] = MINIX_MAGIC >> 8;
+	head[RD_BLOCK + 16] = MINIX_MAGIC & 0xff;
+	head[RD_BLOCK + 17] = MINIX_MAGIC >> 8;
 	check_ident(head, "Minix", 200, "minix: 14-character magic");
 
 	memset(head, 0, sizeof(head));
-	head[BLOCK + 0x38] = 0x53;
-	head[BLOCK + 0x39] = 0xef;
-	put_le32(head + BLOCK + 4, 1000);
-	put_le32(head + BLOCK + 0x18, 2);
+	head[RD_BLOCK + 0x38] = 0x53;
+	head[RD_BLOCK + 0x39] = 0xef;
+	put_le32(head + RD_BLOCK + 4, 1000);
+	put_le32(head + RD_BLOCK + 0x18, 2);
 	check_ident(head, "ext2", 4000, "ext2/3/4: blocks << log_block_size");
-	put_le32(head + BLOCK + 0x18, 200);
+	put_le32(head + RD_BLOCK + 0x18, 200);
 	check_ident(head, "ext2", UINT64_MAX,
 		    "ext2: absurd block size saturates, no overflow");
 
@@ -140,12 +141,12 @@ static void put_gzip(unsigned char *h) { memcpy(h, "\x1f\x8b", 2); }
 static void put_romfs(unsigned char *h)
 {
 	memcpy(h, "-rom1fs-", 8);
-	put_be32(h + 8, BLOCK);
+	put_be32(h + 8, RD_BLOCK);
 }
 
 static void put_cramfs_at(unsigned char *h)
 {
-	uint32_t v[2] = { CRAMFS_MAGIC, BLOCK };
+	uint32_t v[2] = { CRAMFS_MAGIC, RD_BLOCK };
 
 	memcpy(h, v, sizeof(v));
 }
@@ -155,7 +156,7 @@ static void put_cramfs(unsigned char *h) { put_cramfs_at(h); }
 static void put_squashfs(unsigned char *h)
 {
 	put_le32(h, SQUASHFS_MAGIC);
-	put_le32(h + 40, BLOCK);
+	put_le32(h + 40, RD_BLOCK);
 }
 
 static void put_cramfs_padded(unsigned char *h) { put_cramfs_at(h + 512); }
@@ -164,14 +165,14 @@ static void put_minix(unsigned char *h)
 {
 	uint16_t v[] = { MINIX_MAGIC, 1 };
 
-	memcpy(h + BLOCK + 16, &v[0], 2);
-	memcpy(h + BLOCK + 2, &v[1], 2);
+	memcpy(h + RD_BLOCK + 16, &v[0], 2);
+	memcpy(h + RD_BLOCK + 2, &v[1], 2);
 }
 
 static void put_ext2(unsigned char *h)
 {
-	put_le32(h + BLOCK + 0x38, EXT2_MAGIC);
-	put_le32(h + BLOCK + 4, 1);
+	put_le32(h + RD_BLOCK + 0x38, EXT2_MAGIC);
+	put_le32(h + RD_BLOCK + 4, 1);
 }
 
 static const struct placement {
@@ -194,7 +195,7 @@ static const struct placement {
 static void test_identify_order(void)
 {
 	const size_t n = sizeof(placements) / sizeof(placements[0]);
-	unsigned char head[HEAD_SIZE], one[HEAD_SIZE], other[HEAD_SIZE];
+	unsigned char head[RD_HEAD_SIZE], one[RD_HEAD_SIZE], other[RD_HEAD_SIZE];
 	size_t i, j, k, pairs = 0;
 	bool ok = true, apart;
 	uint64_t kib;
@@ -206,11 +207,11 @@ static void test_identify_order(void)
 			placements[i].put(one);
 			placements[j].put(other);
 			apart = true;
-			for (k = 0; k < HEAD_SIZE; k++)
+			for (k = 0; k < RD_HEAD_SIZE; k++)
 				apart &= !one[k] || !other[k];
 			if (!apart)
 				continue;
-			for (k = 0; k < HEAD_SIZE; k++)
+			for (k = 0; k < RD_HEAD_SIZE; k++)
 				head[k] = one[k] | other[k];
 			pairs++;
 			if (strcmp(identify_name(head, &kib),
@@ -232,21 +233,21 @@ static void test_identify_order(void)
 
 static unsigned char *make_ext2(size_t kib, size_t *len)
 {
-	unsigned char *p = calloc(kib, BLOCK);
+	unsigned char *p = calloc(kib, RD_BLOCK);
 	uint32_t x = 12345;
 	size_t i;
 
 	if (!p)
 		abort();
 	/* Halves of noise and of zeros: some blocks compress, some not. */
-	for (i = 0; i < kib * BLOCK / 2; i++) {
+	for (i = 0; i < kib * RD_BLOCK / 2; i++) {
 		x = x * 1103515245 + 12345;
 		p[i] = x >> 16;
 	}
-	memset(p, 0, 2 * BLOCK);
-	put_le32(p + BLOCK + 0x38, EXT2_MAGIC);
-	put_le32(p + BLOCK + 4, kib);
-	*len = kib * BLOCK;
+	memset(p, 0, 2 * RD_BLOCK);
+	put_le32(p + RD_BLOCK + 0x38, EXT2_MAGIC);
+	put_le32(p + RD_BLOCK + 4, kib);
+	*len = kib * RD_BLOCK;
 	return p;
 }
 
@@ -547,7 +548,7 @@ static void test_codec(const struct codec_case *c, const unsigned char *img,
 	r = run_load(z, zlen, 7, len, img, len);
 	check_run(r, r.ret == 0 && r.written == len,
 		  "loads from 7-byte reads (volume seams anywhere)", c->name);
-	r = run_load(z, zlen, 0, len - BLOCK, img, len);
+	r = run_load(z, zlen, 0, len - RD_BLOCK, img, len);
 	check_run(r, r.ret < 0 && r.written == 0 &&
 		  strstr(r.error, "image too big! (3000KiB/2999KiB)"),
 		  "refused before writing when the filesystem is too big",
@@ -568,8 +569,8 @@ static void test_pending_output(void)
 	unsigned char *zeros = calloc(1, len), *z;
 	struct run r;
 
-	put_le32(zeros + BLOCK + 0x38, EXT2_MAGIC);
-	put_le32(zeros + BLOCK + 4, len / BLOCK);
+	put_le32(zeros + RD_BLOCK + 0x38, EXT2_MAGIC);
+	put_le32(zeros + RD_BLOCK + 4, len / RD_BLOCK);
 	for (i = 0; i < 3; i++) {
 		z = cases[i * 3].make(zeros, len, &zlen);
 		r = run_load(z, zlen, 1, len, zeros, len);
@@ -589,7 +590,7 @@ static void test_unknown_size(const unsigned char *img, size_t len)
 	struct run r;
 
 	memcpy(raw, img, len);
-	memset(raw + BLOCK, 0, BLOCK);	/* no superblock */
+	memset(raw + RD_BLOCK, 0, RD_BLOCK);	/* no superblock */
 	z = xz_image(raw, len, &zlen);
 	r = run_load(z, zlen, 0, len / 2, raw, len);
 	check_run(r, r.ret < 0 && r.written <= len / 2 &&
@@ -746,7 +747,7 @@ static void test_plain(const unsigned char *img, size_t len)
 /* -s START: the image after START bytes of other data, from memory. */
 static void test_start(const unsigned char *img, size_t len)
 {
-	const size_t start = 37 * BLOCK;
+	const size_t start = 37 * RD_BLOCK;
 	unsigned char *data = malloc(start + len);
 	struct run r;
 
@@ -772,15 +773,15 @@ static void test_padded_stream(const unsigned char *img, size_t len)
 	struct run r;
 
 	memcpy(padded, img, len);
-	put_le32(padded + BLOCK + 4, IMAGE_KIB - 1);
+	put_le32(padded + RD_BLOCK + 4, IMAGE_KIB - 1);
 	z = gzip_image(padded, plen, &zlen);
-	r = run_load(z, zlen, 0, plen + BLOCK, padded, plen);
-	check_run(r, r.ret == 0 && r.written == len - BLOCK,
+	r = run_load(z, zlen, 0, plen + RD_BLOCK, padded, plen);
+	check_run(r, r.ret == 0 && r.written == len - RD_BLOCK,
 		  "loads the filesystem's size, not the stream's", "gzip");
 	free(z);
-	put_le32(padded + BLOCK + 4, IMAGE_KIB + 100);
+	put_le32(padded + RD_BLOCK + 4, IMAGE_KIB + 100);
 	z = gzip_image(padded, len, &zlen);
-	r = run_load(z, zlen, 0, plen + 100 * BLOCK, padded, len);
+	r = run_load(z, zlen, 0, plen + 100 * RD_BLOCK, padded, len);
 	check_run(r, r.ret < 0 && r.written == len &&
 		  strstr(r.error, "truncated: the ext2 filesystem is 3100KiB, "
 			 "the gzip image holds 3072000 bytes of it"),
@@ -794,7 +795,7 @@ static void test_padded_stream(const unsigned char *img, size_t len)
 static void test_identify_size0(void)
 {
 	static struct load ld;
-	unsigned char head[4 * BLOCK] = { 0 };
+	unsigned char head[4 * RD_BLOCK] = { 0 };
 	struct mem_image image = { head, sizeof(head), 0, 0 };
 	struct mem_target target = { NULL };
 
@@ -807,7 +808,7 @@ static void test_identify_size0(void)
 
 static void test_old_gzip(void)
 {
-	unsigned char head[HEAD_SIZE] = { 0x1f, 0x9e, 8 };
+	unsigned char head[RD_HEAD_SIZE] = { 0x1f, 0x9e, 8 };
 	struct run r = run_load(head, sizeof(head), 0, 1 << 20, head, 0);
 
 	check_run(r, r.ret < 0 && r.written == 0 &&
@@ -826,54 +827,9 @@ static void test_identify_only(const unsigned char *img, size_t len)
 
 	mem_setup(&ld, &image, &target, 0);
 	ld.head_only = true;
-	check(mem_load(&ld) == STOP && ld.image_kib == IMAGE_KIB &&
+	check(mem_load(&ld) == RD_STOP && ld.image_kib == IMAGE_KIB &&
 	      !ld.written, "-i: the filesystem in the bzip2 head, no writes");
 	free(z);
-}
-
-static void test_names(void)
-{
-	static const char *const parts[] = {
-		"/dev", "/dev/block", "/dev/block/252:0",
-		"/dev/block/252:0/disksize" };
-	char path[PATH_MAX], dir[] = "/tmp/rdload-unit.XXXXXX";
-	unsigned int minor = 99;
-	int i;
-
-	check(ram_minor("/dev/ram7", &minor) && minor == 7 &&
-	      ram_minor("/dev/ram10", &minor) && minor == 10 &&
-	      !ram_minor("/dev/ram010", &minor) &&
-	      !ram_minor("/dev/ram+1", &minor) &&
-	      !ram_minor("out/ram1", &minor) &&
-	      !ram_minor("ram1", &minor) &&
-	      !ram_minor("/tmp/dev/ram1", &minor) &&
-	      !ram_minor("/dev/ram1048576", &minor) &&
-	      !ram_minor("/dev/ram99999999999999999999", &minor) &&
-	      !ram_minor("/dev/ramdisk", &minor) &&
-	      !ram_minor("/dev/ram", &minor) &&
-	      !ram_minor("/dev/loop0", &minor) &&
-	      !ram_minor("/dev/ram1x", &minor),
-	      "/dev/ramN (N decimal, as the kernel names it) and only it is "
-	      "made as b 1 N");
-
-	if (!mkdtemp(dir))
-		abort();
-	sysfs_root = dir;
-	check(!zram_attr_path(makedev(252, 0), "disksize", path, sizeof(path)),
-	      "a device without disksize is not zram");
-	for (i = 0; i < 4; i++) {
-		snprintf(path, sizeof(path), "%s%s", dir, parts[i]);
-		if (i < 3 ? mkdir(path, 0755) : close(creat(path, 0644)))
-			abort();
-	}
-	check(zram_attr_path(makedev(252, 0), "disksize", path, sizeof(path)) &&
-	      strstr(path, "/dev/block/252:0/disksize"),
-	      "zram: /sys/dev/block/MAJ:MIN/disksize");
-	for (i = 3; i >= 0; i--) {
-		snprintf(path, sizeof(path), "%s%s", dir, parts[i]);
-		remove(path);
-	}
-	remove(dir);
 }
 
 /*
@@ -886,13 +842,12 @@ static void test_verify(void)
 	static unsigned char out[OUT_SIZE];
 	const size_t len = (7 << 19) + 123, pieces[] = { 1, 777777, 3 << 20 };
 	char path[] = "/tmp/rdload-unit-verify.XXXXXX";
-	struct target t = { .path = path };
+	int fd = mkstemp(path);
 	unsigned char *data = malloc(len), byte;
 	size_t i, n;
 	bool ok = true;
 
-	t.fd = mkstemp(path);
-	if (!data || t.fd < 0)
+	if (!data || fd < 0)
 		abort();
 	for (i = 0; i < len; i++)
 		data[i] = i * 2654435761u >> 24;
@@ -904,21 +859,21 @@ static void test_verify(void)
 		ld.queued += n;
 	}
 	ld.written = len;
-	ok &= write(t.fd, data, len) == (ssize_t)len;
-	check(ok && ld.nsums >= 4 && !verify_target(&ld, &t),
+	ok &= write(fd, data, len) == (ssize_t)len;
+	check(ok && ld.nsums >= 4 && !rd_verify(&ld, fd, path),
 	      "--verify: the same bytes read back, summed in uneven pieces");
 	byte = data[(5 << 19) + 10] ^ 1;
-	ok &= pwrite(t.fd, &byte, 1, (5 << 19) + 10) == 1;
-	check(ok && verify_target(&ld, &t) < 0 &&
+	ok &= pwrite(fd, &byte, 1, (5 << 19) + 10) == 1;
+	check(ok && rd_verify(&ld, fd, path) < 0 &&
 	      strstr(ld.error, "in MiB 2 (bytes 2097152-3145727)"),
 	      "--verify: one byte changed in MiB 2 is found there");
 	ld.error[0] = 0;
-	ok &= !ftruncate(t.fd, 2 << 20);
-	check(ok && verify_target(&ld, &t) < 0 &&
+	ok &= !ftruncate(fd, 2 << 20);
+	check(ok && rd_verify(&ld, fd, path) < 0 &&
 	      strstr(ld.error, "cannot read") &&
 	      strstr(ld.error, "at 2097152: end of device"),
 	      "--verify: a target that ends early is an error");
-	close(t.fd);
+	close(fd);
 	unlink(path);
 	free(ld.sums);
 	free(data);
@@ -944,7 +899,6 @@ int main(void)
 	test_identify_size0();
 	test_old_gzip();
 	test_identify_only(img, len);
-	test_names();
 	test_verify();
 	free(img);
 	return failures ? 1 : 0;
