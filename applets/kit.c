@@ -46,39 +46,44 @@ static int by_name(const void *x, const void *y)
 		      (*(const struct applet **)y)->name);
 }
 
-/* The applets sorted by name: the linker's order is the link order. */
-static size_t sorted_applets(const struct applet **list)
+/* The applets sorted by name (the linker's order is the link order). */
+static const struct applet **sorted_applets(size_t *count)
 {
-	const struct applet *a;
+	const struct applet **list, *a;
 	size_t n = 0;
 
+	list = calloc(__stop_kit_applets - __start_kit_applets,
+		      sizeof(*list));
+	if (!list)
+		die("out of memory");
 	for_each_applet(a)
 		list[n++] = a;
 	qsort(list, n, sizeof(*list), by_name);
-	return n;
+	*count = n;
+	return list;
 }
-
-#define MAX_APPLETS 64
 
 static int kit_help(void)
 {
-	const struct applet *list[MAX_APPLETS];
-	size_t i, n = sorted_applets(list);
+	size_t i, n;
+	const struct applet **list = sorted_applets(&n);
 
 	fputs(kit_usage, stdout);
 	printf("\nApplets:\n");
 	for (i = 0; i < n; i++)
 		printf("  %-10s %s\n", list[i]->name, list[i]->summary);
+	free(list);
 	return 0;
 }
 
 static int kit_list(void)
 {
-	const struct applet *list[MAX_APPLETS];
-	size_t i, n = sorted_applets(list);
+	size_t i, n;
+	const struct applet **list = sorted_applets(&n);
 
 	for (i = 0; i < n; i++)
 		puts(list[i]->name);
+	free(list);
 	return 0;
 }
 
@@ -90,22 +95,21 @@ static int applet_help(const char *name)
 		fprintf(stderr, "kit: applet not found: %s\n", name);
 		return EXIT_NOAPPLET;
 	}
-	fputs(a->usage, stdout);
+	print_usage(a->usage);
 	return 0;
 }
 
-/* One link DIR/NAME to TARGET; an existing file is left alone. */
+/*
+ * One link DIR/NAME to TARGET (check_install_dir() made sure the path
+ * fits); an existing file is left alone.
+ */
 static int install_link(const char *target, const char *dir,
-			const char *name, int symbolic)
+			const char *name, bool symbolic)
 {
 	char path[PATH_MAX];
 	int ret;
 
-	if (snprintf(path, sizeof(path), "%s/%s", dir, name) >=
-	    (int)sizeof(path)) {
-		warn_msg("path too long: %s/%s", dir, name);
-		return -1;
-	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	ret = symbolic ? symlink(target, path) : link(target, path);
 	if (ret && errno == EEXIST) {
 		warn_msg("%s exists, left alone", path);
@@ -119,39 +123,75 @@ static int install_link(const char *target, const char *dir,
 	return 0;
 }
 
+/* Refuses, before the first link, a DIR that cannot take them all. */
+static void check_install_dir(const char *dir)
+{
+	const int shown = 40;	/* of a path too long to show whole */
+	size_t longest = 0;
+	const struct applet *a;
+	struct stat st;
+	int err = 0;
+
+	for_each_applet(a)
+		if (strlen(a->name) > longest)
+			longest = strlen(a->name);
+	if (strlen(dir) + 1 + longest >= PATH_MAX)
+		err = ENAMETOOLONG;
+	else if (stat(dir, &st))
+		err = errno;
+	if (err == ENAMETOOLONG)
+		die("--install: %.*s%s is too long a path for the links (at "
+		    "most %d bytes, %d a name); give a shorter one", shown,
+		    dir, strlen(dir) > (size_t)shown ? "..." : "",
+		    PATH_MAX - 1, NAME_MAX);
+	if (err == ENOENT)
+		die("--install: %s does not exist; create it first "
+		    "(mkdir -p %s)", dir, dir);
+	if (err)
+		die("--install: cannot use %s: %s; give a directory you can "
+		    "reach", dir, strerror(err));
+	if (!S_ISDIR(st.st_mode))
+		die("--install: %s is not a directory; give the directory "
+		    "for the links", dir);
+	if (!access(dir, W_OK))
+		return;
+	if (errno == EROFS)
+		die("--install: %s is on a read-only file system; remount it "
+		    "read-write, or give another directory", dir);
+	die("--install: cannot create links in %s: %s; run as root, or "
+	    "give a directory you can write in", dir, strerror(errno));
+}
+
 static int kit_install(int argc, char **argv)
 {
 	char target[PATH_MAX];
 	const struct applet *a;
-	const char *dir;
-	int symbolic = 0, failed = 0;
-	struct stat st;
+	bool symbolic = false, failed = false;
 
 	if (argc > 0 && !strcmp(argv[0], "-s")) {
-		symbolic = 1;
+		symbolic = true;
 		argc--, argv++;
 	}
 	if (argc != 1)
 		die_usage("--install takes [-s] DIR");
-	dir = argv[0];
-	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
-		die("--install: %s is not a directory", dir);
+	check_install_dir(argv[0]);
 	/* Link to the binary itself, wherever the command line found it. */
 	if (!realpath("/proc/self/exe", target))
-		die("cannot find my own path in /proc/self/exe: %s",
-		    strerror(errno));
+		die_errno("cannot find my own path in /proc/self/exe");
 	for_each_applet(a)
-		if (install_link(target, dir, a->name, symbolic))
-			failed = 1;
+		if (install_link(target, argv[0], a->name, symbolic))
+			failed = true;
 	return failed ? EXIT_RUNTIME : 0;
 }
 
 static int run_applet(const struct applet *a, int argc, char **argv)
 {
 	applet_name = a->name;
+	applet_usage = a->usage;
+	/* Until every applet parses with kit_getopt(), which does this. */
 	if (argc == 2 && (!strcmp(argv[1], "--help") ||
 			  !strcmp(argv[1], "-h"))) {
-		fputs(a->usage, stdout);
+		print_usage(a->usage);
 		return 0;
 	}
 	return a->main(argc, argv);
@@ -184,6 +224,7 @@ int main(int argc, char **argv)
 	const char *base = strrchr(argv[0], '/');
 	const struct applet *a;
 
+	check_stdout();
 	base = base ? base + 1 : argv[0];
 	a = find_applet(base);
 	if (a)

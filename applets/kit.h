@@ -3,6 +3,8 @@
 #ifndef KIT_H
 #define KIT_H
 
+#include <getopt.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -33,12 +35,55 @@ struct applet {
 
 /* The running applet's name; every message starts with it. */
 extern const char *applet_name;
+/* The running applet's usage text, for -h and --help (set by the core). */
+extern const char *applet_usage;
 
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void die(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
+/* die() with ": strerror(errno)" appended; errno is read first. */
+void die_errno(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
 void die_usage(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
+
+/* usage, then the exit-status line every applet shares, on stdout. */
+void print_usage(const char *usage);
+
+/*
+ * check_stdout: called once by the core before the applet runs.  Every
+ * write through stdout, and its close, is then checked once for every
+ * applet, at a return from main and at exit() (not after die()):
+ * "APPLET: write error: No space left on device", exit 1.  Output written
+ * with write(1, ...) bypasses it: check those writes.  stdout is then a
+ * stream of its own (fopencookie): fileno(stdout) is -1, use STDOUT_FILENO.
+ */
+void check_stdout(void);
+
+/*
+ * kit_getopt: getopt_long() for every applet, called the same way (optarg
+ * and optind as usual; longopts may be NULL).  Options are permuted
+ * unless shortopts starts with '+'.  Handled here, never returned:
+ *  - -h and --help, anywhere before "--": the applet's usage, exit 0;
+ *  - an unknown option or a missing value: exit 2 with
+ *    "APPLET: unknown option '-x'; see 'APPLET --help'" or
+ *    "APPLET: option '-s' needs a value; see 'APPLET --help'".
+ * So it returns only the applet's own options, or -1.  It also records
+ * which options were seen, for opt_exclusive().  A new argv starts a new
+ * record; to parse the same argv again, set optind = 0 first.
+ */
+int kit_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts);
+
+/*
+ * opt_exclusive: call after the kit_getopt() loop.  group holds the
+ * values kit_getopt() returns for options that exclude each other, e.g.
+ * "tjc"; a long-only option takes part through its val (a character
+ * not in shortopts).  When two of them were given, exits 2:
+ * "APPLET: -t and -j exclude each other; give one of them" (the first
+ * two given, as given).  Repeating one option is not a conflict.
+ */
+void opt_exclusive(const char *group);
 
 /*
  * parse_long: the whole string as a C integer (decimal, 0x hex,
@@ -46,6 +91,21 @@ void die_usage(const char *fmt, ...)
  * Returns 0, or -1 when s is empty, has trailing junk or overflows.
  */
 int parse_long(const char *s, long *value);
+
+/*
+ * parse_ulong: the whole string as a number in [min, max], no sign, no
+ * spaces.  The rule for bases (README, "Numbers"): base 10 for what a
+ * user types that ss, ip or busybox take in decimal (ports, uids, prefix
+ * lengths, percentages, counts); base 0, the kernel's %i (0x hex,
+ * leading-0 octal), only for values that mirror a kernel interface that
+ * reads them so (sysfs values, rdload -s).  Returns 0, or -1 with errno
+ * EINVAL (not a number) or ERANGE (outside [min, max]).
+ */
+int parse_ulong(const char *s, int base, unsigned long min,
+		unsigned long max, unsigned long *value);
+
+/* The sysfs root: $KIT_SYSFS when set and not empty (tests), else /sys. */
+const char *sysfs_root(void);
 
 /* Read a small file whole, NUL-terminated; strips one trailing newline.
  * Returns its length or -1 with errno set. */

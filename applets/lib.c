@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /* kit: the few helpers every applet uses. */
+#define _GNU_SOURCE	/* fopencookie */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -11,12 +12,19 @@
 #include "kit.h"
 
 const char *applet_name = "kit";
+const char *applet_usage;
 
-static void vmsg(const char *fmt, va_list ap)
+/* Set by the dying: their one line is said, a write error would be two. */
+static bool dying;
+
+/* One line on stderr: "APPLET: message[: strerror(errnum)]". */
+static void vmsg(int errnum, const char *fmt, va_list ap)
 {
 	fflush(stdout);
 	fprintf(stderr, "%s: ", applet_name);
 	vfprintf(stderr, fmt, ap);
+	if (errnum)
+		fprintf(stderr, ": %s", strerror(errnum));
 	fputc('\n', stderr);
 }
 
@@ -25,7 +33,7 @@ void warn_msg(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(fmt, ap);
+	vmsg(0, fmt, ap);
 	va_end(ap);
 }
 
@@ -34,8 +42,21 @@ void die(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(fmt, ap);
+	vmsg(0, fmt, ap);
 	va_end(ap);
+	dying = true;
+	exit(EXIT_RUNTIME);
+}
+
+void die_errno(const char *fmt, ...)
+{
+	int errnum = errno;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmsg(errnum, fmt, ap);
+	va_end(ap);
+	dying = true;
 	exit(EXIT_RUNTIME);
 }
 
@@ -44,9 +65,222 @@ void die_usage(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmsg(fmt, ap);
+	vmsg(0, fmt, ap);
 	va_end(ap);
+	dying = true;
 	exit(EXIT_USAGE);
+}
+
+void print_usage(const char *usage)
+{
+	fputs(usage, stdout);
+	fputs("\nExit status: 0 done, 1 runtime error, 2 usage error.\n",
+	      stdout);
+}
+
+/* Why stdout's last write or its close failed; glibc keeps no reason. */
+static int stdout_errno;
+
+static ssize_t stdout_write(void *cookie, const char *buf, size_t size)
+{
+	(void)cookie;
+	if (write_all(STDOUT_FILENO, buf, size) < 0) {
+		stdout_errno = errno;
+		return -1;
+	}
+	return size;
+}
+
+static int stdout_close(void *cookie)
+{
+	(void)cookie;
+	if (close(STDOUT_FILENO) && errno != EINTR) {
+		stdout_errno = errno;
+		return -1;
+	}
+	return 0;
+}
+
+static void close_stdout(void)
+{
+	/* fclose() flushes, but does not report an earlier failed write. */
+	bool failed = fflush(stdout) || ferror(stdout);
+
+	if (fclose(stdout))
+		failed = true;
+	if (!failed || dying)
+		return;
+	fprintf(stderr, "%s: write error: %s\n", applet_name,
+		strerror(stdout_errno ? stdout_errno : EIO));
+	_exit(EXIT_RUNTIME);
+}
+
+void check_stdout(void)
+{
+	static const cookie_io_functions_t io = {
+		.write = stdout_write,
+		.close = stdout_close,
+	};
+	FILE *out = fopencookie(NULL, "w", io);
+
+	if (!out)
+		die_errno("cannot set up stdout");
+	if (isatty(STDOUT_FILENO))
+		setvbuf(out, NULL, _IOLBF, 0);
+	stdout = out;
+	atexit(close_stdout);
+}
+
+/* The options kit_getopt() returned, in order, for opt_exclusive(). */
+#define MAX_SEEN 64
+static struct {
+	char **argv;
+	const char *shortopts;
+	const struct option *longopts;
+	int seen[MAX_SEEN], nseen;
+} opts;
+
+static void record_seen(int opt)
+{
+	int i;
+
+	for (i = 0; i < opts.nseen; i++)
+		if (opts.seen[i] == opt)
+			return;
+	if (opts.nseen < MAX_SEEN)
+		opts.seen[opts.nseen++] = opt;
+}
+
+/* "-x", or "--name" for a long-only option, into buf. */
+static const char *option_name(int opt, char *buf, size_t size)
+{
+	const struct option *o;
+
+	if (opt < 256 && opt != ':' && strchr(opts.shortopts, opt)) {
+		snprintf(buf, size, "-%c", opt);
+		return buf;
+	}
+	for (o = opts.longopts; o && o->name; o++)
+		if (!o->flag && o->val == opt)
+			break;
+	snprintf(buf, size, "--%s", o && o->name ? o->name : "?");
+	return buf;
+}
+
+/* Is opt the val of a long option that takes no value? */
+static bool long_flag(int opt)
+{
+	const struct option *o;
+
+	for (o = opts.longopts; o && o->name; o++)
+		if (!o->flag && o->val == opt && o->has_arg == no_argument)
+			return true;
+	return false;
+}
+
+/*
+ * Dies for the option getopt refused (opt '?' or ':').  A long one is
+ * argv[optind - 1]; a short one is optopt, which glibc sets to 0 for an
+ * unknown long option and to the option's val for "--flag=VALUE".
+ */
+static void die_option(char **argv, int opt)
+{
+	const char *arg = argv[optind - 1];
+	bool is_long = !strncmp(arg, "--", 2) &&
+		       (opt == ':' || !optopt ||
+			(strchr(arg, '=') && long_flag(optopt)));
+	char name[64];
+
+	if (is_long)
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="),
+			 arg);
+	else
+		snprintf(name, sizeof(name), "-%c", optopt);
+	if (opt == ':')
+		die_usage("option '%s' needs a value; see '%s --help'", name,
+			  applet_name);
+	if (optopt && is_long)
+		die_usage("option '%s' takes no value; see '%s --help'", name,
+			  applet_name);
+	die_usage("unknown option '%s'; see '%s --help'", name, applet_name);
+}
+
+/* shortopts with ':' (report a missing value) and 'h' added. */
+static const char *kit_shortopts(const char *shortopts)
+{
+	static char buf[128];
+	bool in_order = *shortopts == '+';
+
+	if (snprintf(buf, sizeof(buf), "%s:h%s", in_order ? "+" : "",
+		     shortopts + in_order) >= (int)sizeof(buf))
+		die("internal error: too many options");
+	return buf;
+}
+
+/* longopts with --help added. */
+static const struct option *kit_longopts(const struct option *longopts)
+{
+	static struct option *copy;
+	static const struct option *copied;
+	size_t n = 0;
+
+	if (copy && copied == longopts)
+		return copy;
+	while (longopts && longopts[n].name)
+		n++;
+	free(copy);
+	copy = calloc(n + 2, sizeof(*copy));
+	if (!copy)
+		die("out of memory");
+	if (n)
+		memcpy(copy, longopts, n * sizeof(*copy));
+	copy[n] = (struct option){ "help", no_argument, NULL, 'h' };
+	copied = longopts;
+	return copy;
+}
+
+int kit_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts)
+{
+	int opt;
+
+	if (opts.argv != argv) {
+		opts.argv = argv;
+		opts.nseen = 0;
+	}
+	opts.shortopts = shortopts;
+	opts.longopts = longopts;
+	opterr = 0;
+	opt = getopt_long(argc, argv, kit_shortopts(shortopts),
+			  kit_longopts(longopts), NULL);
+	if (opt == 'h') {
+		if (applet_usage)
+			print_usage(applet_usage);
+		exit(0);
+	}
+	if (opt == '?' || opt == ':')
+		die_option(argv, opt);
+	if (opt != -1)
+		record_seen(opt);
+	return opt;
+}
+
+void opt_exclusive(const char *group)
+{
+	char first[64], second[64];
+	int i, found = -1;
+
+	for (i = 0; i < opts.nseen; i++) {
+		if (opts.seen[i] >= 256 || !strchr(group, opts.seen[i]))
+			continue;
+		if (found < 0) {
+			found = opts.seen[i];
+			continue;
+		}
+		die_usage("%s and %s exclude each other; give one of them",
+			  option_name(found, first, sizeof(first)),
+			  option_name(opts.seen[i], second, sizeof(second)));
+	}
 }
 
 int parse_long(const char *s, long *value)
@@ -60,6 +294,36 @@ int parse_long(const char *s, long *value)
 	if (*end || errno)
 		return -1;
 	return 0;
+}
+
+int parse_ulong(const char *s, int base, unsigned long min,
+		unsigned long max, unsigned long *value)
+{
+	char *end;
+
+	/* strtoul() would take spaces and a sign first. */
+	if (*s < '0' || *s > '9') {
+		errno = EINVAL;
+		return -1;
+	}
+	errno = 0;
+	*value = strtoul(s, &end, base);
+	if (*end) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (errno || *value < min || *value > max) {
+		errno = ERANGE;
+		return -1;
+	}
+	return 0;
+}
+
+const char *sysfs_root(void)
+{
+	const char *root = getenv("KIT_SYSFS");
+
+	return root && *root ? root : "/sys";
 }
 
 ssize_t read_text(const char *path, char *buf, size_t size)

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,8 +37,9 @@ static const char usage[] =
 "  COLOR=V ...      the colors named; the others keep their intensity\n"
 "  #RRGGBB [COLOR=V ...]\n"
 "                   red, green and blue scaled to max_brightness, every\n"
-"                   other color 0 unless named (RRGGBB: the same)\n"
-"Values: decimal, 0x hex or leading-0 octal, 0 to max_brightness.\n"
+"                   other color 0 unless named; the # is required\n"
+"Values: 0 to max_brightness, read as sysfs reads them: decimal, 0x hex\n"
+"or leading-0 octal (010000 is 4096; ff8000 is no value, #ff8000 a color).\n"
 "Colors: " COLOR_NAMES ".\n"
 "\n"
 "get shows brightness * intensity / max_brightness for each color, as\n"
@@ -74,14 +76,14 @@ struct request {
 	int nvalues, npositional;
 	const char *rgb_arg;		/* #RRGGBB as given, or NULL */
 	unsigned char rgb[3];
-	int has_brightness, percent;
+	bool has_brightness, percent;
 	long brightness;
 };
 
 static const char *const rgb_names[3] = { "red", "green", "blue" };
 
 /* Is name one of the words of COLOR_NAMES? */
-static int known_color(const char *name)
+static bool known_color(const char *name)
 {
 	size_t len = strlen(name), wlen;
 	const char *word = COLOR_NAMES;
@@ -89,10 +91,10 @@ static int known_color(const char *name)
 	while (len && *word) {
 		wlen = strcspn(word, " ");
 		if (wlen == len && !strncmp(word, name, len))
-			return 1;
+			return true;
 		word += wlen + (word[wlen] == ' ');
 	}
-	return 0;
+	return false;
 }
 
 /* multi_index ("green blue red") into color[]; -1 when it does not fit. */
@@ -145,20 +147,26 @@ static void format_intensities(const long *value, int n, char *buf,
 		snprintf(buf + len, size - len, "\n");
 }
 
-/* An intensity or brightness as the kernel's %i reads it, not negative. */
+/*
+ * An intensity or brightness as the kernel's %i reads it (sysfs does):
+ * decimal, 0x hex, leading-0 octal.
+ */
 static int parse_value(const char *s, long *value)
 {
-	return parse_long(s, value) || *value < 0 ? -1 : 0;
+	unsigned long v;
+
+	if (parse_ulong(s, 0, 0, LONG_MAX, &v))
+		return -1;
+	*value = v;
+	return 0;
 }
 
-/* "#RRGGBB" or "RRGGBB" into rgb[]; -1 otherwise. */
+/* "RRGGBB", six hex digits (after the '#'), into rgb[]; -1 otherwise. */
 static int parse_rgb(const char *s, unsigned char rgb[3])
 {
 	char byte[3] = "";
 	int i;
 
-	if (*s == '#')
-		s++;
 	if (strlen(s) != 6 || strspn(s, "0123456789abcdefABCDEF") != 6)
 		return -1;
 	for (i = 0; i < 3; i++) {
@@ -174,19 +182,25 @@ static long scale_component(unsigned int component, long max)
 	return (component * max + 127) / 255;
 }
 
-/* -b N or N%: 0 with *value (and *percent set for N%), -1 if malformed. */
-static int parse_brightness(const char *s, long *value, int *percent)
+/*
+ * -b N or N%: 0 with *value (and *percent set for N%), -1 if malformed.
+ * N% is a percentage as a user types it: decimal.
+ */
+static int parse_brightness(const char *s, long *value, bool *percent)
 {
 	size_t len = strlen(s);
-	char *end;
+	char digits[8] = "";
+	unsigned long v;
 
 	*percent = len > 1 && s[len - 1] == '%';
 	if (!*percent)
 		return parse_value(s, value);
-	errno = 0;
-	*value = strtol(s, &end, 10);
-	if (end != s + len - 1 || errno || *value < 0 || *value > 100)
+	if (len > sizeof(digits))
 		return -1;
+	memcpy(digits, s, len - 1);
+	if (parse_ulong(digits, 10, 0, 100, &v))
+		return -1;
+	*value = v;
 	return 0;
 }
 
@@ -201,7 +215,7 @@ static long percent_of(long percent, long max)
  */
 static unsigned int driven_value(unsigned int brightness,
 				 unsigned int intensity, unsigned int max,
-				 int closest)
+				 bool closest)
 {
 	unsigned int product = brightness * intensity;
 
@@ -231,7 +245,7 @@ static int parse_version(const char *s, int v[3])
  * 6.1.53 and 5.15.132 (not 5.10).  Debian's release says X.Y.0-N-arch;
  * its version ("... Debian 6.1.76-1 ...") names the real sublevel.
  */
-static int kernel_rounds(const char *release, const char *version)
+static bool kernel_rounds(const char *release, const char *version)
 {
 	static const int since[][3] = {
 		{ 5, 15, 132 }, { 6, 1, 53 }, { 6, 4, 16 }, { 6, 5, 3 },
@@ -241,19 +255,19 @@ static int kernel_rounds(const char *release, const char *version)
 	size_t i;
 
 	if (parse_version(release, v) < 2)
-		return 1;	/* unknown: assume today's kernels */
+		return true;	/* unknown: assume today's kernels */
 	if (debian && parse_version(debian + strlen("Debian "), d) == 3 &&
 	    d[0] == v[0] && d[1] == v[1])
 		v[2] = d[2];
 	if (v[0] > 6 || (v[0] == 6 && v[1] >= 6))
-		return 1;
+		return true;
 	for (i = 0; i < sizeof(since) / sizeof(since[0]); i++)
 		if (v[0] == since[i][0] && v[1] == since[i][1])
 			return v[2] >= since[i][2];
-	return 0;
+	return false;
 }
 
-static int running_kernel_rounds(void)
+static bool running_kernel_rounds(void)
 {
 	const char *release = getenv("KIT_OSRELEASE");
 	struct utsname uts;
@@ -261,18 +275,16 @@ static int running_kernel_rounds(void)
 	if (release && *release)
 		return kernel_rounds(release, NULL);
 	if (uname(&uts))
-		return 1;
+		return true;
 	return kernel_rounds(uts.release, uts.version);
 }
 
 static const char *leds_dir(void)
 {
 	static char dir[PATH_MAX];
-	const char *root = getenv("KIT_SYSFS");
 
 	if (!*dir)
-		snprintf(dir, sizeof(dir), "%s/class/leds",
-			 root && *root ? root : "/sys");
+		snprintf(dir, sizeof(dir), "%s/class/leds", sysfs_root());
 	return dir;
 }
 
@@ -291,7 +303,7 @@ static void read_attr(const struct led *led, const char *attr, char *buf,
 
 	attr_path(led->name, attr, path);
 	if (read_text(path, buf, size) < 0)
-		die("cannot read %s: %s", path, strerror(errno));
+		die_errno("cannot read %s", path);
 }
 
 static long read_number(const struct led *led, const char *attr)
@@ -300,7 +312,7 @@ static long read_number(const struct led *led, const char *attr)
 	long value;
 
 	read_attr(led, attr, buf, sizeof(buf));
-	if (parse_long(buf, &value))
+	if (parse_value(buf, &value))
 		die("%s: %s is not a number: %s", led->name, attr, buf);
 	return value;
 }
@@ -322,58 +334,12 @@ static void read_led(struct led *led)
 	led->max_brightness = read_number(led, "max_brightness");
 }
 
-static int is_multicolor(const char *name)
+static bool is_multicolor(const char *name)
 {
 	char path[PATH_MAX];
 
 	attr_path(name, "multi_index", path);
 	return !access(path, F_OK);
-}
-
-/*
- * Does c match the set after a '[' ("a-z]", "!0-9]")?  Returns the set's
- * closing ']' if so, NULL if not (or if the set is not closed).
- */
-static const char *match_set(const char *p, char c)
-{
-	int negate = *p == '!' || *p == '^', found = 0;
-	const char *start = p += negate;
-
-	for (; *p && (*p != ']' || p == start); p++) {
-		if (p[1] == '-' && p[2] && p[2] != ']') {
-			found |= c >= p[0] && c <= p[2];
-			p += 2;
-		} else {
-			found |= c == *p;
-		}
-	}
-	return *p && found != negate ? p : NULL;
-}
-
-/* The shell's pattern matching, as -l takes it: * ? [set]. */
-static int glob_match(const char *pattern, const char *name)
-{
-	for (; *pattern; pattern++, name++) {
-		if (*pattern == '*') {
-			while (*++pattern == '*')
-				;
-			for (;; name++) {
-				if (glob_match(pattern, name))
-					return 1;
-				if (!*name)
-					return 0;
-			}
-		}
-		if (!*name)
-			return 0;
-		if (*pattern == '[')
-			pattern = match_set(pattern + 1, *name);
-		else if (*pattern != '?' && *pattern != *name)
-			return 0;
-		if (!pattern)
-			return 0;
-	}
-	return !*name;
 }
 
 static int by_name(const void *a, const void *b)
@@ -391,7 +357,7 @@ static char **matching_names(const char *pattern, int *count)
 
 	while (dir && (entry = readdir(dir))) {
 		if (*entry->d_name == '.' ||
-		    !glob_match(pattern, entry->d_name))
+		    fnmatch(pattern, entry->d_name, 0))
 			continue;
 		names = realloc(names, (n + 1) * sizeof(*names));
 		if (!names || !(names[n++] = strdup(entry->d_name)))
@@ -411,7 +377,8 @@ static char **matching_names(const char *pattern, int *count)
  */
 static struct led *select_leds(const char *pattern, int *count)
 {
-	int exact = pattern && !strpbrk(pattern, "*?["), i, n = 0, nnames;
+	bool exact = pattern && !strpbrk(pattern, "*?[");
+	int i, n = 0, nnames;
 	char **names;
 	struct led *leds;
 
@@ -484,7 +451,7 @@ static void print_numbers(const long *value, int n)
 	putchar(']');
 }
 
-static void driven_values(const struct led *led, int closest, long *value)
+static void driven_values(const struct led *led, bool closest, long *value)
 {
 	int i;
 
@@ -493,8 +460,9 @@ static void driven_values(const struct led *led, int closest, long *value)
 					led->max_brightness, closest);
 }
 
-/* closest < 0: list; otherwise get, with the kernel's rounding. */
-static void print_json(const struct led *leds, int n, int closest)
+/* list, or get (with the kernel's rounding, closest or not). */
+static void print_json(const struct led *leds, int n, bool get,
+		       bool closest)
 {
 	long value[MAX_COLORS];
 	int i, c;
@@ -513,7 +481,7 @@ static void print_json(const struct led *leds, int n, int closest)
 		print_numbers(leds[i].intensity, leds[i].ncolors);
 		printf(",\"brightness\":%ld,\"max_brightness\":%ld",
 		       leds[i].brightness, leds[i].max_brightness);
-		if (closest >= 0) {
+		if (get) {
 			driven_values(&leds[i], closest, value);
 			printf(",\"rounding\":\"%s\",\"values\":",
 			       closest ? "closest" : "truncate");
@@ -535,7 +503,7 @@ static void print_list(const struct led *led)
 	       led->max_brightness);
 }
 
-static void print_get(const struct led *led, int closest)
+static void print_get(const struct led *led, bool closest)
 {
 	long value[MAX_COLORS];
 	int i;
@@ -550,28 +518,33 @@ static void print_get(const struct led *led, int closest)
 		       value[i]);
 }
 
-static int show(const char *pattern, int json, int get)
+static int show(const char *pattern, bool json, bool get)
 {
-	int i, n, closest = get ? running_kernel_rounds() : -1;
+	bool closest = get && running_kernel_rounds();
+	int i, n;
 	struct led *leds = select_leds(pattern, &n);
 
 	if (get)
 		need_choice(leds, n, pattern);
 	if (json)
-		print_json(leds, n, closest);
+		print_json(leds, n, get, closest);
 	for (i = 0; i < n && !json; i++) {
 		if (get)
 			print_get(&leds[i], closest);
 		else
 			print_list(&leds[i]);
 	}
-	if (fflush(stdout) || ferror(stdout))
-		die("cannot write output: %s", strerror(errno));
 	return 0;
 }
 
+/* A bare RRGGBB would mean a color or a number by the LED's channels. */
 static void die_bad_value(const char *arg)
 {
+	unsigned char rgb[3];
+
+	if (!parse_rgb(arg, rgb))
+		die_usage("bad value '%s': for a color write '#%s'; values "
+			  "are decimal, 0x hex or 0 octal", arg, arg);
 	die_usage("bad value '%s': give 0 to max_brightness, in decimal, "
 		  "0x hex or 0 octal", arg);
 }
@@ -600,15 +573,14 @@ static void parse_named(struct request *req, const char *arg,
 static void parse_set_arg(struct request *req, const char *arg)
 {
 	const char *eq = strchr(arg, '=');
-	unsigned char rgb[3];
 
 	if (eq) {
 		parse_named(req, arg, eq);
-	} else if (*arg == '#' || !parse_rgb(arg, rgb)) {
+	} else if (*arg == '#') {
 		if (req->rgb_arg)
 			die_usage("one #RRGGBB at a time: %s and %s",
 				  req->rgb_arg, arg);
-		if (parse_rgb(arg, req->rgb))
+		if (parse_rgb(arg + 1, req->rgb))
 			die_usage("bad color '%s': give #RRGGBB, six hex digits",
 				  arg);
 		req->rgb_arg = arg;
@@ -634,7 +606,7 @@ static void parse_request(struct request *req, const char *bright_arg,
 			die_usage("bad brightness '%s': give 0 to "
 				  "max_brightness, or 0%% to 100%%",
 				  bright_arg);
-		req->has_brightness = 1;
+		req->has_brightness = true;
 	} else if (!argc) {
 		die_usage("set needs values: V1 ... Vn, COLOR=V ... or "
 			  "#RRGGBB");
@@ -647,15 +619,16 @@ static void parse_request(struct request *req, const char *bright_arg,
 			  "not both");
 }
 
-/* Sets every channel of that color; 0 when the LED has none. */
-static int set_color(struct led *led, const char *color, long value)
+/* Sets every channel of that color; false when the LED has none. */
+static bool set_color(struct led *led, const char *color, long value)
 {
-	int i, found = 0;
+	bool found = false;
+	int i;
 
 	for (i = 0; i < led->ncolors; i++) {
 		if (!strcmp(led->color[i], color)) {
 			led->new_intensity[i] = value;
-			found = 1;
+			found = true;
 		}
 	}
 	return found;
@@ -723,7 +696,7 @@ static void check_writable(const struct led *led, const char *attr)
 		return;
 	if (errno == EACCES || errno == EPERM || errno == EROFS)
 		die("need root or write access to %s", path);
-	die("cannot write %s: %s", path, strerror(errno));
+	die_errno("cannot write %s", path);
 }
 
 /*
@@ -789,7 +762,7 @@ static int write_state(const struct led *led, const long *intensity,
  * that a set changes all of its LEDs or none.  Then exits with why.
  */
 static void put_back(const struct led *leds, int failed, int taken,
-		     int intensities, const char *why)
+		     bool intensities, const char *why)
 {
 	char again[WHY_SIZE];
 	long brightness;
@@ -820,7 +793,8 @@ static int set(const char *pattern, const char *bright_arg, int argc,
 	       char **argv)
 {
 	struct request req = { 0 };
-	int i, n, taken, intensities = argc > 0;
+	bool intensities = argc > 0;
+	int i, n, taken;
 	char why[WHY_SIZE];
 	struct led *leds;
 
@@ -846,22 +820,16 @@ static int set(const char *pattern, const char *bright_arg, int argc,
 int mcled_main(int argc, char **argv)
 {
 	const char *pattern = NULL, *bright_arg = NULL, *cmd;
-	int opt, json = 0;
+	bool json = false;
+	int opt;
 
-	opterr = 0;
-	while ((opt = getopt(argc, argv, "+:l:jb:")) != -1) {
+	while ((opt = kit_getopt(argc, argv, "l:jb:", NULL)) != -1) {
 		if (opt == 'l')
 			pattern = optarg;
 		else if (opt == 'j')
-			json = 1;
-		else if (opt == 'b')
-			bright_arg = optarg;
-		else if (opt == ':')
-			die_usage("-%c needs an argument; see mcled --help",
-				  optopt);
+			json = true;
 		else
-			die_usage("unknown option -%c; see mcled --help",
-				  optopt);
+			bright_arg = optarg;
 	}
 	argc -= optind;
 	argv += optind;

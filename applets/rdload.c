@@ -171,14 +171,11 @@ struct target {
 	bool resized;		/* an unsized zram given a disksize */
 };
 
-/* Tests point it at a fake tree. */
-static const char *sysfs_root = "/sys";
-
 /* An attribute of a zram device (disksize, reset); false for others. */
 static bool zram_attr_path(dev_t rdev, const char *attr, char *path,
 			   size_t size)
 {
-	snprintf(path, size, "%s/dev/block/%u:%u/%s", sysfs_root,
+	snprintf(path, size, "%s/dev/block/%u:%u/%s", sysfs_root(),
 		 major(rdev), minor(rdev), attr);
 	return !access(path, W_OK);
 }

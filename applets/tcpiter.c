@@ -37,9 +37,7 @@ SOCKITER_USAGE_FILTERS
 "(mounting bpffs at /sys/fs/bpf if needed).  Then every read of PATH, by\n"
 "any program (`cat PATH`), prints a fresh /proc/net/tcp (-4) or tcp6 (-6)\n"
 "table of the reader's network namespace, formatted in the kernel.  One\n"
-"table a file: pin twice for both.  Remove it with `rm PATH`.\n"
-"\n"
-"Exit status: 0 done, 1 runtime error, 2 usage error.\n";
+"table a file: pin twice for both.  Remove it with `rm PATH`.\n";
 
 KIT_APPLET(tcpiter, "every TCP socket, as /proc/net/tcp, via a BPF iterator",
 	   usage);

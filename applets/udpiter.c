@@ -39,9 +39,7 @@ SOCKITER_USAGE_FILTERS
 "any program (`cat PATH`), prints a fresh /proc/net/udp (-4) or udp6 (-6)\n"
 "table of the reader's network namespace, formatted in the kernel (on\n"
 "6.5 and later in the kernel's walk order, not sorted by sl).  One table a\n"
-"file: pin twice for both.  Remove it with `rm PATH`.\n"
-"\n"
-"Exit status: 0 done, 1 runtime error, 2 usage error.\n";
+"file: pin twice for both.  Remove it with `rm PATH`.\n";
 
 KIT_APPLET(udpiter, "every UDP socket, as /proc/net/udp, via a BPF iterator",
 	   usage);

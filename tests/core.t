@@ -4,8 +4,11 @@
 # shares (0, 1 runtime error, 2 usage error, 127 unknown applet).
 . "$TESTS/lib.sh"
 
+run_unit lib_unit
+
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"; t_cleanup' EXIT
+trap 'umount "$tmp/ro" 2>/dev/null; rm -rf "$tmp"; t_cleanup' EXIT
+chmod 755 "$tmp"	# the --install tests run as nobody too
 # A copy of kit beside the link directories: hard links need one file system.
 cp "$KIT" "$tmp/kit"
 kit=$tmp/kit
@@ -57,10 +60,10 @@ expect_err "--help of an unknown applet: 127" 127 \
 expect_err "core usage error: 2" 2 "^kit: --install takes \[-s\] DIR\$" \
 	"$kit" --install
 expect_err "core runtime error: 1" 1 \
-	"^kit: --install: $tmp/nosuch is not a directory\$" \
+	"^kit: --install: $tmp/nosuch does not exist; create it first \(mkdir -p $tmp/nosuch\)\$" \
 	"$kit" --install "$tmp/nosuch"
 expect_err "applet usage error: 2, message starts with its name" 2 \
-	"^mcled: unknown option -x; see mcled --help\$" "$kit" mcled -x
+	"^mcled: unknown option '-x'; see 'mcled --help'\$" "$kit" mcled -x
 expect_err "applet runtime error: 1, message starts with its name" 1 \
 	"^mcled: no LED named 'x' in $tmp/class/leds\$" \
 	env KIT_SYSFS="$tmp" "$kit" mcled -l x get
@@ -98,3 +101,159 @@ expect_err "--install: an existing file is reported" 0 \
 expect "--install: the existing file is left alone" 0 "keep" cat "$tmp/some/$first"
 expect "--install: the others are linked" 0 "$applets" \
 	sh -c 'ls "$1" | LC_ALL=C sort' sh "$tmp/some"
+
+# Output that cannot be written fails every applet, in the core: at exit
+# (return from main) as after its own fflush (tcpiter), one line, exit 1.
+exec 3<>/dev/udp/127.0.0.1/9	# a UDP socket, so udpiter -j has a row
+{ printf -- '-rom1fs-\0\0\004\0'; head -c 2000 /dev/zero; } >"$tmp/romfs.img"
+while read -r args; do
+	who=${args%% *}
+	case $who in -*) who=kit ;; esac
+	# shellcheck disable=SC2086
+	expect_err "stdout full: kit $args" 1 \
+		"^$who: write error: No space left on device\$" \
+		sh -c '"$@" >/dev/full' sh "$kit" $args
+done <<END
+--list
+--help
+--version
+--help mcled
+mcled -h
+mcled -j
+rdload -i $tmp/romfs.img
+tcpiter -c
+tcpiter -t
+tcpiter -j
+udpiter -j
+END
+expect "udpiter -j had a row to write: the test's UDP socket" 0 "yes" \
+	sh -c '"$1" udpiter -j | grep -q "\"remote_port\":9," && echo yes' \
+	sh "$kit"
+exec 3>&-
+expect_err "stdout full and another error: that error only" 1 \
+	"^mcled: no LED named 'x' in $tmp/class/leds\$" \
+	sh -c 'KIT_SYSFS="$2" "$1" mcled -l x get >/dev/full' sh "$kit" "$tmp"
+
+# --install: a DIR that cannot take the links is refused before the
+# first one, with the cause and the remedy.
+echo file >"$tmp/file"
+expect_err "--install: a file is not a directory" 1 \
+	"^kit: --install: $tmp/file is not a directory; give the directory for the links\$" \
+	"$kit" --install "$tmp/file"
+expect_err "--install: a path through a file" 1 \
+	"^kit: --install: cannot use $tmp/file/x: Not a directory; give a directory you can reach\$" \
+	"$kit" --install "$tmp/file/x"
+mkdir "$tmp/locked"
+expect_err "--install: no write access" 1 \
+	"^kit: --install: cannot create links in $tmp/locked: Permission denied; run as root, or give a directory you can write in\$" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$kit" --install "$tmp/locked"
+mkdir "$tmp/ro"
+mount -t tmpfs -o ro,size=64k kit-core-ro "$tmp/ro"
+expect_err "--install: a read-only file system" 1 \
+	"^kit: --install: $tmp/ro is on a read-only file system; remount it read-write, or give another directory\$" \
+	"$kit" --install -s "$tmp/ro"
+umount "$tmp/ro"
+long_name=$(printf 'n%.0s' $(seq 256))
+expect_err "--install: a name longer than NAME_MAX" 1 \
+	"^kit: --install: $tmp/n+\.\.\. is too long a path for the links \(at most 4095 bytes, 255 a name\); give a shorter one\$" \
+	"$kit" --install "$tmp/$long_name"
+# A directory that exists, but DIR/tcpiter would pass PATH_MAX (4096).
+deep=$tmp
+component=$(printf 'd%.0s' $(seq 200))
+while [ ${#deep} -lt 3880 ]; do
+	deep=$deep/$component
+done
+deep=$deep/$(printf 'e%.0s' $(seq $((4090 - ${#deep} - 1))))
+(cd "$tmp" && mkdir -p "${deep#"$tmp"/}")
+expect_err "--install: DIR/APPLET longer than PATH_MAX" 1 \
+	"^kit: --install: .{40}\.\.\. is too long a path for the links" \
+	"$kit" --install -s "$deep"
+expect "--install: ... and nothing was linked there" 0 "${#deep} " \
+	sh -c 'n=$(ls -A "$1") && echo "${#1} $n"' sh "$deep"
+
+# Usage errors of every applet, from one table: exit 2 and one line that
+# names the applet (grep -E pattern).  Then -h and --help anywhere on the
+# command line: the usage, exit 0.
+while IFS='|' read -r args pattern; do
+	# shellcheck disable=SC2086
+	expect_err "usage error: kit $args" 2 "$pattern" "$kit" $args
+done <<'END'
+mcled -x|^mcled: unknown option '-x'; see 'mcled --help'$
+mcled -jx|^mcled: unknown option '-x'; see 'mcled --help'$
+mcled --nosuch|^mcled: unknown option '--nosuch'; see 'mcled --help'$
+mcled -l|^mcled: option '-l' needs a value; see 'mcled --help'$
+mcled get -b|^mcled: option '-b' needs a value; see 'mcled --help'$
+mcled get extra|^mcled: get takes no arguments$
+mcled list -b 1|^mcled: -b goes with set, or alone$
+mcled -j set 1|^mcled: -j goes with list and get$
+mcled show|^mcled: unknown command 'show': list, get or set$
+mcled set 1 2 -3|^mcled: unknown option '-3'; see 'mcled --help'$
+tcpiter extra|^tcpiter: unexpected argument 'extra'$
+tcpiter pin -4 a b|^tcpiter: pin takes one PATH$
+tcpiter -s bogus|^tcpiter: unknown state 'bogus' \(try established, listen, time-wait, \.\.\., connected, all\)$
+tcpiter --sport 99999|^tcpiter: --sport takes a port number 0-65535, got '99999'$
+udpiter extra|^udpiter: unexpected argument 'extra'$
+udpiter pin|^udpiter: pin takes one PATH$
+rdload -i|^rdload: no IMAGE given \(see rdload --help\)$
+rdload /dev/null -s 1x|^rdload: -s takes a block number \(1 KiB blocks\), got 1x$
+END
+while read -r args; do
+	applet=${args%% *}
+	# shellcheck disable=SC2086
+	expect "help anywhere: kit $args" 0 "$("$kit" --help "$applet")" \
+		"$kit" $args
+done <<'END'
+mcled -j -h
+mcled -l x get --help
+mcled set 1 2 3 -h
+END
+
+# Every applet's usage ends with the exit-status line, written once.
+for a in $applets; do
+	expect "--help $a: one exit-status line, last" 0 \
+		"1 Exit status: 0 done, 1 runtime error, 2 usage error." \
+		sh -c 'h=$("$1" --help "$2"); echo "$(echo "$h" | grep -c "^Exit status:") $(echo "$h" | tail -n 1)"' \
+		sh "$kit" "$a"
+done
+
+# README's synopsis of each applet (the first block of "  APPLET ..."
+# lines in its section, without the description column) is in its --help
+# (spaces and line breaks aside).  "APPLET ...the same" repeats the lines
+# of the applet before it.
+synopses=$(awk -v list="$applets" '
+	BEGIN { n = split(list, a, "\n"); for (i = 1; i <= n; i++) is[a[i]] = 1 }
+	/^---/ { section = 1; started = done = 0; next }
+	!section || done { next }
+	/^  [a-z]/ && ($1 in is) {
+		started = 1; line = substr($0, 3); sub(/   +.*/, "", line)
+		print line; next
+	}
+	started { done = 1 }' README)
+prev=
+previous_lines=
+while read -r applet rest; do
+	if [ "$rest" = "...the same" ]; then
+		lines=$(echo "$previous_lines" | sed "s/^$prev /$applet /")
+	else
+		lines="$applet $rest"
+		[ "$applet" = "$prev" ] || previous_lines=
+		previous_lines=$(printf '%s\n%s' "$previous_lines" "$lines" | sed '/^$/d')
+		prev=$applet
+	fi
+	help=$("$kit" --help "$applet" | tr -s ' \n' '  ')
+	while read -r line; do
+		case $help in
+		*"$line"*) pass "README synopsis in --help: $line" ;;
+		*) fail "README synopsis in --help: $line" "$("$kit" --help "$applet" | head -n 4)" ;;
+		esac
+	done <<END
+$lines
+END
+done <<END
+$synopses
+END
+if [ "$(echo "$synopses" | cut -d ' ' -f 1 | sort -u)" = "$applets" ]; then
+	pass "README has a synopsis for every applet"
+else
+	fail "README has a synopsis for every applet" "$synopses"
+fi

@@ -7,6 +7,11 @@
 #                                               stderr one line matching
 #                                               the grep -E PATTERN
 #   pass NAME / fail NAME [WHY]                 for checks of your own
+#   run_unit NAME                               the C unit test $O/NAME
+#   refuse NAME STATUS PATTERN CMD...           expect_err, then the check
+#                                               "NAME: nothing changed": the
+#                                               caller's function `state`
+#                                               prints the same after CMD
 
 KIT=${KIT:-kit}
 T_OUT=${TMPDIR:-/tmp}/kit-test.$$.out
@@ -58,6 +63,24 @@ expect_err() {
 			"want one line matching: $t_pat"
 	else
 		pass "$t_check"
+	fi
+}
+
+run_unit() {
+	if [ -x "$O/$1" ]; then
+		"$O/$1" || fail "$1 exited with status $?"
+	else
+		fail "$1" "$O/$1 is missing: make unit"
+	fi
+}
+
+refuse() {
+	r_before=$(state)
+	expect_err "$@"
+	if [ "$(state)" = "$r_before" ]; then
+		pass "$1: nothing changed"
+	else
+		fail "$1: nothing changed" "before:" "$r_before" "after:" "$(state)"
 	fi
 }
 

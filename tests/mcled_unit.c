@@ -1,14 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of mcled's parsing and arithmetic: its static functions. */
 #include "../applets/mcled.c"
-
-static int failed;
-
-static void check(const char *name, int ok)
-{
-	printf("%s: mcled_unit: %s\n", ok ? "PASS" : "FAIL", name);
-	failed |= !ok;
-}
+#include "unit.h"
 
 static void test_colors(void)
 {
@@ -71,6 +64,11 @@ static void test_values(void)
 	check("value decimal", !parse_value("255", &v) && v == 255);
 	check("value 0x hex", !parse_value("0xff", &v) && v == 255);
 	check("value leading-0 octal", !parse_value("010", &v) && v == 8);
+	check("value 010000 (also six hex digits) is octal 4096",
+	      !parse_value("010000", &v) && v == 4096);
+	check("value ff8000 refused", parse_value("ff8000", &v) == -1);
+	check("value with a sign or a space refused",
+	      parse_value("+1", &v) == -1 && parse_value(" 1", &v) == -1);
 	check("value 0", !parse_value("0", &v) && v == 0);
 	check("value negative refused", parse_value("-1", &v) == -1);
 	check("value junk refused",
@@ -84,15 +82,15 @@ static void test_rgb(void)
 {
 	unsigned char rgb[3];
 
-	check("#8a2be2", !parse_rgb("#8a2be2", rgb) && rgb[0] == 0x8a &&
+	check("8a2be2", !parse_rgb("8a2be2", rgb) && rgb[0] == 0x8a &&
 	      rgb[1] == 0x2b && rgb[2] == 0xe2);
-	check("RRGGBB without #, upper case",
+	check("RRGGBB upper case",
 	      !parse_rgb("FF8000", rgb) && rgb[0] == 255 && rgb[1] == 128 &&
 	      rgb[2] == 0);
 	check("bad colors refused",
-	      parse_rgb("#12345", rgb) && parse_rgb("#1234567", rgb) &&
-	      parse_rgb("#12345g", rgb) && parse_rgb("#", rgb) &&
-	      parse_rgb("0x1234", rgb));
+	      parse_rgb("12345", rgb) && parse_rgb("1234567", rgb) &&
+	      parse_rgb("12345g", rgb) && parse_rgb("", rgb) &&
+	      parse_rgb("#12345", rgb) && parse_rgb("0x1234", rgb));
 	check("component scale to max 255 is identity",
 	      scale_component(0, 255) == 0 &&
 	      scale_component(138, 255) == 138 &&
@@ -107,7 +105,7 @@ static void test_rgb(void)
 
 static void test_brightness(void)
 {
-	int percent;
+	bool percent;
 	long v;
 
 	check("-b 128", !parse_brightness("128", &v, &percent) && v == 128 &&
@@ -186,30 +184,6 @@ static void test_kernel_rounds(void)
 	      kernel_rounds("", NULL) && kernel_rounds("linux", NULL));
 }
 
-static void test_glob(void)
-{
-	check("glob: exact name", glob_match("multicolor:status",
-					     "multicolor:status") &&
-	      !glob_match("multicolor:status", "multicolor:statu"));
-	check("glob: * matches keys",
-	      glob_match("rgb:kbd_backlight*", "rgb:kbd_backlight_12") &&
-	      glob_match("rgb:kbd_backlight*", "rgb:kbd_backlight") &&
-	      !glob_match("rgb:kbd_backlight*", "rgb:kbd"));
-	check("glob: * in the middle and many *",
-	      glob_match("*:kbd*_1*", "rgb:kbd_backlight_10") &&
-	      glob_match("**", "") && !glob_match("a*b", "acbd"));
-	check("glob: ?", glob_match("led?", "led1") &&
-	      !glob_match("led?", "led") && !glob_match("led?", "led12"));
-	check("glob: sets and ranges",
-	      glob_match("led[0-3]", "led2") &&
-	      !glob_match("led[0-3]", "led4") &&
-	      glob_match("led[!0-3]", "led4") &&
-	      !glob_match("led[!0-3]", "led1") &&
-	      glob_match("led[ab]", "ledb") && glob_match("x[]]", "x]"));
-	check("glob: unclosed set matches nothing",
-	      !glob_match("led[0", "led0") && !glob_match("led[", "led["));
-}
-
 int main(void)
 {
 	test_colors();
@@ -219,6 +193,5 @@ int main(void)
 	test_brightness();
 	test_driven();
 	test_kernel_rounds();
-	test_glob();
-	return failed;
+	return unit_status();
 }

@@ -52,20 +52,9 @@ load() {
 }
 
 # Every LED's state and every component (vled may be unloaded), to see
-# that a refusal changed nothing.
+# that a refusal changed nothing (refuse, in lib.sh).
 state() {
 	cat "$LEDS"/*/multi_intensity "$LEDS"/*/brightness "$COMP"/* 2>/dev/null
-}
-
-# refuse NAME STATUS PATTERN CMD...: expect_err, and no change anywhere.
-refuse() {
-	r_before=$(state)
-	expect_err "$@"
-	if [ "$(state)" = "$r_before" ]; then
-		pass "$1: nothing changed"
-	else
-		fail "$1: nothing changed"
-	fi
 }
 
 # "NAME v1 v2 ..." lines, sorted: what mcled -j get says each color gets,
@@ -228,7 +217,10 @@ refuse "mcled refuses: an unknown color" 2 "^mcled: unknown color 'octarine'" \
 	$KIT mcled -l $L set octarine=1
 refuse "mcled refuses: a bad #RRGGBB" 2 "^mcled: bad color '#12345'" \
 	$KIT mcled -l $L set '#12345'
-refuse "mcled refuses: a negative value" 2 "^mcled: bad value '-5'" \
+refuse "mcled refuses: a negative value" 2 "^mcled: bad value 'red=-5'" \
+	$KIT mcled -l $L set red=-5
+refuse "mcled refuses: -5 among the values is an option" 2 \
+	"^mcled: unknown option '-5'; see 'mcled --help'$" \
 	$KIT mcled -l $L set 1 2 3 4 -5
 refuse "mcled refuses: a color given twice" 2 "^mcled: red given twice$" \
 	$KIT mcled -l $L set red=1 red=2

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Unit tests of applets/lib.c: numbers, sysfs_root, kit_getopt. */
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../applets/kit.h"
+#include "unit.h"
+
+static bool ulong_is(const char *s, int base, unsigned long min,
+		     unsigned long max, unsigned long want)
+{
+	unsigned long v;
+
+	return !parse_ulong(s, base, min, max, &v) && v == want;
+}
+
+static bool ulong_refused(const char *s, int base, unsigned long min,
+			  unsigned long max, int err)
+{
+	unsigned long v;
+
+	errno = 0;
+	return parse_ulong(s, base, min, max, &v) == -1 && errno == err;
+}
+
+static void test_parse_ulong(void)
+{
+	check("decimal", ulong_is("65535", 10, 0, 65535, 65535));
+	check("decimal: leading 0 is not octal", ulong_is("010", 10, 0, 99, 10));
+	check("decimal: 0x refused", ulong_refused("0x10", 10, 0, 99, EINVAL));
+	check("base 0: 0x hex", ulong_is("0x10", 0, 0, 99, 16));
+	check("base 0: leading-0 octal", ulong_is("010000", 0, 0, 65535, 4096));
+	check("base 0: 0", ulong_is("0", 0, 0, 1, 0));
+	check("base 0: 0x alone refused", ulong_refused("0x", 0, 0, 9, EINVAL));
+	check("empty refused", ulong_refused("", 10, 0, 9, EINVAL));
+	check("sign refused", ulong_refused("-1", 10, 0, ULONG_MAX, EINVAL) &&
+	      ulong_refused("+1", 10, 0, 9, EINVAL));
+	check("spaces refused", ulong_refused(" 1", 10, 0, 9, EINVAL) &&
+	      ulong_refused("1 ", 10, 0, 9, EINVAL));
+	check("junk refused", ulong_refused("12a", 10, 0, 999, EINVAL));
+	check("above max: ERANGE", ulong_refused("65536", 10, 0, 65535, ERANGE));
+	check("below min: ERANGE", ulong_refused("0", 10, 1, 9, ERANGE));
+	check("overflow: ERANGE",
+	      ulong_refused("99999999999999999999999", 10, 0, ULONG_MAX,
+			    ERANGE));
+	check("min and max are in range", ulong_is("1", 10, 1, 1, 1));
+}
+
+static void test_sysfs_root(void)
+{
+	unsetenv("KIT_SYSFS");
+	check("sysfs_root: /sys by default", !strcmp(sysfs_root(), "/sys"));
+	setenv("KIT_SYSFS", "", 1);
+	check("sysfs_root: /sys for an empty KIT_SYSFS",
+	      !strcmp(sysfs_root(), "/sys"));
+	setenv("KIT_SYSFS", "/tmp/fake", 1);
+	check("sysfs_root: KIT_SYSFS", !strcmp(sysfs_root(), "/tmp/fake"));
+	unsetenv("KIT_SYSFS");
+}
+
+static const struct option longopts[] = {
+	{ "all", no_argument, NULL, 'A' },
+	{ "port", required_argument, NULL, 'P' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/* The options kit_getopt returns for argv, as a string; optind after. */
+static const char *parse(char **argv, const char *shortopts, int *end)
+{
+	static char got[64];
+	int argc = 0, opt, n = 0;
+
+	while (argv[argc])
+		argc++;
+	optind = 0;
+	while ((opt = kit_getopt(argc, argv, shortopts, longopts)) != -1)
+		got[n++] = opt;
+	got[n] = '\0';
+	*end = optind;
+	return got;
+}
+
+static void test_kit_getopt(void)
+{
+	char *permuted[] = { "t", "arg", "-4", "--port", "80", "-j", NULL };
+	char *in_order[] = { "t", "-4", "arg", "-j", NULL };
+	char *dashdash[] = { "t", "-j", "--", "-h", NULL };
+	int end;
+
+	check("options after an argument (permuted)",
+	      !strcmp(parse(permuted, "46j", &end), "4Pj") && end == 5 &&
+	      !strcmp(permuted[5], "arg"));
+	check("'+': options stop at the first argument",
+	      !strcmp(parse(in_order, "+46j", &end), "4") && end == 2);
+	check("'--' ends the options; -h after it is an argument",
+	      !strcmp(parse(dashdash, "46j", &end), "j") && end == 3 &&
+	      !strcmp(dashdash[3], "-h"));
+}
+
+/*
+ * Runs kit_getopt over argv (then opt_exclusive(group) if not NULL) in a
+ * child; true when it exits with status and stderr is exactly message.
+ */
+static bool child_says(char **argv, const char *group, int status,
+		       const char *message)
+{
+	char path[] = "/tmp/lib_unit.XXXXXX", err[256] = "";
+	int fd = mkstemp(path), end, wstatus;
+	ssize_t n;
+	pid_t pid;
+
+	if (fd < 0)
+		return false;
+	pid = fork();
+	if (!pid) {
+		dup2(fd, 2);
+		parse(argv, "46jts:", &end);
+		if (group)
+			opt_exclusive(group);
+		exit(100);
+	}
+	waitpid(pid, &wstatus, 0);
+	n = pread(fd, err, sizeof(err) - 1, 0);
+	close(fd);
+	unlink(path);
+	err[n > 0 ? n : 0] = '\0';
+	if (strcmp(err, message) || !WIFEXITED(wstatus) ||
+	    WEXITSTATUS(wstatus) != status)
+		printf("    status %d, stderr: %s", WEXITSTATUS(wstatus), err);
+	return !strcmp(err, message) && WIFEXITED(wstatus) &&
+	       WEXITSTATUS(wstatus) == status;
+}
+
+/* kit_getopt over args (and opt_exclusive(group)): exit status, stderr. */
+static const struct refusal {
+	const char *name, *args[6], *group;
+	int status;
+	const char *message;
+} refusals[] = {
+	{ "unknown option in a group", { "-4x" }, NULL, 2,
+	  "t: unknown option '-x'; see 't --help'\n" },
+	{ "unknown option in a group after a long option",
+	  { "--all", "-x4" }, NULL, 2,
+	  "t: unknown option '-x'; see 't --help'\n" },
+	{ "unknown long option, named without its value", { "--nosuch=1" },
+	  NULL, 2, "t: unknown option '--nosuch'; see 't --help'\n" },
+	{ "missing value", { "-4", "-s" }, NULL, 2,
+	  "t: option '-s' needs a value; see 't --help'\n" },
+	{ "missing value of a long option", { "--port" }, NULL, 2,
+	  "t: option '--port' needs a value; see 't --help'\n" },
+	{ "a value given to a long flag", { "--all=1" }, NULL, 2,
+	  "t: option '--all' takes no value; see 't --help'\n" },
+	{ "--help after an argument: exit 0", { "-4", "arg", "--help" },
+	  NULL, 0, "" },
+	{ "opt_exclusive: the first two given, as given",
+	  { "-j", "-4", "--all", "-t" }, "tjA", 2,
+	  "t: -j and --all exclude each other; give one of them\n" },
+	{ "opt_exclusive: an option repeated is no conflict, another is",
+	  { "-j", "-j", "-t" }, "tj", 2,
+	  "t: -j and -t exclude each other; give one of them\n" },
+	{ "opt_exclusive: one option of the group passes",
+	  { "-j", "-j", "-4" }, "tj", 100, "" },
+};
+
+static void test_refusals(void)
+{
+	const struct refusal *r;
+	char *argv[8];
+	size_t i;
+
+	applet_name = "t";
+	for (r = refusals; r < refusals + sizeof(refusals) / sizeof(*r); r++) {
+		argv[0] = "t";
+		for (i = 0; r->args[i]; i++)
+			argv[i + 1] = (char *)r->args[i];
+		argv[i + 1] = NULL;
+		check(r->name, child_says(argv, r->group, r->status,
+					  r->message));
+	}
+}
+
+int main(void)
+{
+	test_parse_ulong();
+	test_sysfs_root();
+	test_kit_getopt();
+	test_refusals();
+	return unit_status();
+}
