@@ -236,8 +236,12 @@ static void unsize_target(struct target *t)
 		close(fd);
 }
 
-/* write() until done: the bytes written, short with errno on error. */
-static ssize_t write_fully(int fd, const void *buf, size_t len)
+/*
+ * write() until done: the bytes written, short with errno on error.  Not
+ * write_all() (lib.c), which returns -1 after a partial write: the count
+ * bounds what changed on the target, and the error message reports it.
+ */
+static ssize_t write_counted(int fd, const void *buf, size_t len)
 {
 	size_t done = 0;
 	ssize_t n = 0;
@@ -267,7 +271,7 @@ static void *writer_thread(void *arg)
 		if (!t->buf)
 			break;
 		pthread_mutex_unlock(&t->lock);
-		n = write_fully(t->fd, t->buf, t->len);
+		n = write_counted(t->fd, t->buf, t->len);
 		pthread_mutex_lock(&t->lock);
 		t->done = n;
 		t->error = errno;
@@ -308,7 +312,7 @@ static int target_write(struct load *ld, const void *buf, size_t len)
 		return -1;
 	if (!t->threaded) {
 		t->len = len;
-		t->done = write_fully(t->fd, buf, len);
+		t->done = write_counted(t->fd, buf, len);
 		t->error = errno;
 		return target_wait(ld, t);
 	}
@@ -371,8 +375,7 @@ static int missing_target(struct target *t, bool allow_file, bool *made)
 	if (!ram_minor(t->path, &minor))
 		die("%s does not exist (a file as target needs -f)", t->path);
 	if (mknod(t->path, S_IFBLK | 0600, makedev(1, minor)))
-		die("cannot create %s (b 1 %u): %s", t->path, minor,
-		    strerror(errno));
+		die_errno("cannot create %s (b 1 %u)", t->path, minor);
 	*made = true;
 	return 0;
 }
@@ -383,8 +386,8 @@ static void block_target(struct load *ld, struct target *t)
 	int ro = 0;
 
 	if (ioctl(t->fd, BLKGETSIZE64, &ld->capacity))
-		die("RAMDISK: could not determine device size of %s: %s",
-		    t->path, strerror(errno));
+		die_errno("RAMDISK: could not determine device size of %s",
+			  t->path);
 	if (!ld->capacity)
 		ld->resize = target_resize;
 	if (!ioctl(t->fd, BLKROGET, &ro) && ro)
@@ -415,9 +418,9 @@ static void open_target(struct load *ld, struct target *t, bool allow_file)
 		die("cannot open %s: no such device (for /dev/ramN: modprobe "
 		    "brd)", t->path);
 	if (t->fd < 0)
-		die("cannot open %s: %s", t->path, strerror(errno));
+		die_errno("cannot open %s", t->path);
 	if (fstat(t->fd, &st))
-		die("cannot stat %s: %s", t->path, strerror(errno));
+		die_errno("cannot stat %s", t->path);
 	if (S_ISREG(st.st_mode) && !allow_file)
 		die("%s is a regular file: use -f to load into a file",
 		    t->path);
@@ -461,7 +464,7 @@ static void start_writer(struct target *t)
 	pthread_cond_init(&t->cond, NULL);
 	errno = pthread_create(&t->writer, NULL, writer_thread, t);
 	if (errno)
-		die("cannot start the writer thread: %s", strerror(errno));
+		die_errno("cannot start the writer thread");
 	t->threaded = true;
 }
 
@@ -483,7 +486,7 @@ static int finish_load(struct load *ld, struct target *t,
 }
 
 struct options {
-	long start;
+	unsigned long start;
 	const char *target;
 	bool identify, allow_file, quiet, verify, prompt;
 };
@@ -495,11 +498,10 @@ static int parse_options(int argc, char **argv, struct options *o)
 		{ "prompt", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
+	unsigned long start;
 	int c;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":is:o:fq", longopts,
-				NULL)) != -1) {
+	while ((c = kit_getopt(argc, argv, "is:o:fq", longopts)) != -1) {
 		switch (c) {
 		case 'i':
 			o->identify = true;
@@ -520,20 +522,12 @@ static int parse_options(int argc, char **argv, struct options *o)
 			o->target = optarg;
 			break;
 		case 's':
-			if (parse_long(optarg, &o->start) || o->start < 0 ||
-			    o->start > INT_MAX)
+			/* The kernel's ramdisk_start= reads it as %i does. */
+			if (parse_ulong(optarg, 0, 0, INT_MAX, &start))
 				die_usage("-s takes a block number (1 KiB "
 					  "blocks), got %s", optarg);
+			o->start = start;
 			break;
-		case ':':
-			die_usage("option '-%c' needs a value; see 'rdload "
-				  "--help'", optopt);
-		default:
-			if (optopt)
-				die_usage("unknown option '-%c'; see 'rdload "
-					  "--help'", optopt);
-			die_usage("unknown option '%s'; see 'rdload --help'",
-				  argv[optind - 1]);
 		}
 	}
 	if (optind == argc)
@@ -555,7 +549,7 @@ static uint64_t check_volume(const char *path, const struct stat *target,
 	if (stat(path, &st) || access(path, R_OK)) {
 		if (!must_exist && errno == ENOENT)
 			return UINT64_MAX;
-		die("cannot read %s: %s", path, strerror(errno));
+		die_errno("cannot read %s", path);
 	}
 	if (S_ISDIR(st.st_mode))
 		die("%s is a directory: each IMAGE is a file or a device",
@@ -632,7 +626,7 @@ int rdload_main(int argc, char **argv)
 	else if (!o.verify)	/* --verify sums what goes through memory */
 		ld.splice = volumes_splice;
 	if (fstat(t.fd, &v.target))
-		die("cannot stat %s: %s", t.path, strerror(errno));
+		die_errno("cannot stat %s", t.path);
 	v.progress = !o.quiet && isatty(STDERR_FILENO);
 	ld.progress = v.progress ? show_progress : NULL;
 	ret = rd_load(&ld);
