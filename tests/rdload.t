@@ -5,7 +5,7 @@
 # input, refusals, volumes and the options too.  Every load goes into a
 # target filled with a known pattern first: what rdload reports written is
 # the only part that may change.
-. tests/lib.sh
+. "$TESTS/lib.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
 	fail "rdload: the suite runs as root (loop devices, zram, mount)"

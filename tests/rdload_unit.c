@@ -10,14 +10,8 @@
 #include "../applets/rdimage.c"
 #include "../applets/rddecode.c"
 #include "rdload_mem.h"
+#include "unit.h"
 
-static int failures;
-
-static void check(bool ok, const char *name)
-{
-	printf("%s: rdload_unit: %s\n", ok ? "PASS" : "FAIL", name);
-	failures += !ok;
-}
 
 static void put_le32(unsigned char *p, uint32_t v)
 {
@@ -52,7 +46,7 @@ static void check_ident(const unsigned char *head, const char *name,
 {
 	uint64_t got = 0;
 
-	check(!strcmp(identify_name(head, &got), name) && got == kib, test);
+	check(test, !strcmp(identify_name(head, &got), name) && got == kib);
 }
 
 static void test_identify(void)
@@ -223,8 +217,8 @@ static void test_identify_order(void)
 			}
 		}
 	}
-	check(ok && pairs == 15, "every pair of images in one head: the "
-	      "kernel's order decides (minix before ext2, ...)");
+	check("every pair of images in one head: the kernel's order decides "
+	      "(minix before ext2, ...)", ok && pairs == 15);
 }
 
 /* ---- Images: a fake ext2 image and its compressed forms ---- */
@@ -532,7 +526,7 @@ static void check_run(struct run r, bool ok, const char *what,
 	if (!ok)
 		printf("    ret %d, %llu bytes written, error: %s\n", r.ret,
 		       (unsigned long long)r.written, r.error);
-	check(ok && r.intact && r.prefix, test);
+	check(test, ok && r.intact && r.prefix);
 }
 
 static void test_codec(const struct codec_case *c, const unsigned char *img,
@@ -802,8 +796,8 @@ static void test_identify_size0(void)
 	memcpy(head, "-rom1fs-", 8);		/* romfs of size 0 */
 	mem_setup(&ld, &image, &target, 0);
 	ld.head_only = true;
-	check(mem_load(&ld) < 0 && strstr(ld.error, "has size 0KiB"),
-	      "-i: a plain image of size 0 is refused, as a load refuses it");
+	check("-i: a plain image of size 0 is refused, as a load refuses it",
+	      mem_load(&ld) < 0 && strstr(ld.error, "has size 0KiB"));
 }
 
 static void test_old_gzip(void)
@@ -827,8 +821,9 @@ static void test_identify_only(const unsigned char *img, size_t len)
 
 	mem_setup(&ld, &image, &target, 0);
 	ld.head_only = true;
-	check(mem_load(&ld) == RD_STOP && ld.image_kib == IMAGE_KIB &&
-	      !ld.written, "-i: the filesystem in the bzip2 head, no writes");
+	check("-i: the filesystem in the bzip2 head, no writes",
+	      mem_load(&ld) == RD_STOP && ld.image_kib == IMAGE_KIB &&
+	      !ld.written);
 	free(z);
 }
 
@@ -860,19 +855,19 @@ static void test_verify(void)
 	}
 	ld.written = len;
 	ok &= write(fd, data, len) == (ssize_t)len;
-	check(ok && ld.nsums >= 4 && !rd_verify(&ld, fd, path),
-	      "--verify: the same bytes read back, summed in uneven pieces");
+	check("--verify: the same bytes read back, summed in uneven pieces",
+	      ok && ld.nsums >= 4 && !rd_verify(&ld, fd, path));
 	byte = data[(5 << 19) + 10] ^ 1;
 	ok &= pwrite(fd, &byte, 1, (5 << 19) + 10) == 1;
-	check(ok && rd_verify(&ld, fd, path) < 0 &&
-	      strstr(ld.error, "in MiB 2 (bytes 2097152-3145727)"),
-	      "--verify: one byte changed in MiB 2 is found there");
+	check("--verify: one byte changed in MiB 2 is found there",
+	      ok && rd_verify(&ld, fd, path) < 0 &&
+	      strstr(ld.error, "in MiB 2 (bytes 2097152-3145727)"));
 	ld.error[0] = 0;
 	ok &= !ftruncate(fd, 2 << 20);
-	check(ok && rd_verify(&ld, fd, path) < 0 &&
+	check("--verify: a target that ends early is an error",
+	      ok && rd_verify(&ld, fd, path) < 0 &&
 	      strstr(ld.error, "cannot read") &&
-	      strstr(ld.error, "at 2097152: end of device"),
-	      "--verify: a target that ends early is an error");
+	      strstr(ld.error, "at 2097152: end of device"));
 	close(fd);
 	unlink(path);
 	free(ld.sums);
@@ -901,5 +896,5 @@ int main(void)
 	test_identify_only(img, len);
 	test_verify();
 	free(img);
-	return failures ? 1 : 0;
+	return unit_status();
 }
