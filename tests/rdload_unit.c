@@ -839,7 +839,8 @@ static void test_verify(void)
 	char path[] = "/tmp/rdload-unit-verify.XXXXXX";
 	int fd = mkstemp(path);
 	unsigned char *data = malloc(len), byte;
-	size_t i, n;
+	const size_t npieces = sizeof(pieces) / sizeof(pieces[0]);
+	size_t i, n, k;
 	bool ok = true;
 
 	if (!data || fd < 0)
@@ -848,8 +849,10 @@ static void test_verify(void)
 		data[i] = i * 2654435761u >> 24;
 	ld.verify = true;
 	ld.out = out;
-	for (i = 0; i < len; i += n) {
-		n = pieces[i % 3] < len - i ? pieces[i % 3] : len - i;
+	for (i = k = 0; i < len; i += n, k++) {
+		n = pieces[k % npieces];
+		if (n > len - i)
+			n = len - i;
 		ok &= !sum_written(&ld, data + i, n);
 		ld.queued += n;
 	}
