@@ -6,6 +6,7 @@
 # target filled with a known pattern first: what rdload reports written is
 # the only part that may change.
 . "$TESTS/lib.sh"
+. "$TESTS/rdcheck.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
 	fail "rdload: the suite runs as root (loop devices, zram, mount)"
@@ -40,6 +41,8 @@ fi
 echo "rdload: images built in $((SECONDS - t0))s"
 mkdir "$mnt"
 head -c 16M /dev/urandom >"$work/pattern"
+# For tests/rdcheck.sh: fill, untouched_past, loaded, reads_back.
+RD_PATTERN=$work/pattern RD_TMP=$work RD_MNT=$mnt RD_TREE=$img/tree
 
 # new_loop VAR MIB: a loop device of MIB MiB, its name in VAR.
 new_loop() {
@@ -49,21 +52,6 @@ new_loop() {
 }
 new_loop big 16
 new_loop small 2
-
-# fill DEV: the pattern over the whole device.
-fill() {
-	head -c "$(blockdev --getsize64 "$1")" "$work/pattern" |
-		dd of="$1" bs=1M status=none
-}
-
-# untouched_past DEV N: whether DEV from byte N on still holds the pattern.
-untouched_past() {
-	local size
-
-	size=$(blockdev --getsize64 "$1" 2>/dev/null || stat -c %s "$1")
-	cmp -s <(tail -c +$(($2 + 1)) "$1") \
-		<(head -c "$size" "$work/pattern" | tail -c +$(($2 + 1)))
-}
 
 # run_rdload ARGS...: status, and stdout and stderr in files.  Runs in a
 # new session (setsid): --prompt reads /dev/tty when there is one.
@@ -81,26 +69,6 @@ prompts() {
 		i=$((i + 1))
 		echo "rdload: insert disk #$i ($v) and press ENTER"
 	done
-}
-
-# loaded NAME DEV RAW BYTES DISKS: rdload succeeded with the kernel's
-# "Loading" line, DEV begins with BYTES bytes of RAW, the rest is the
-# pattern.  Stderr must be $want_err (default: empty).
-loaded() {
-	local name=$1 dev=$2 raw=$3 bytes=$4 disks=$5 done
-
-	done="RAMDISK: Loading $(((bytes + 1023) / 1024))KiB [$disks] into ram disk... done."
-	if [ "$status" -ne 0 ] || [ "$(cat "$work/err")" != "${want_err:-}" ]; then
-		fail "$name" "exit status $status" "stderr: $(cat "$work/err")"
-	elif [ "$(tail -1 "$work/out")" != "$done" ]; then
-		fail "$name" "stdout:" "$(cat "$work/out")" "want last: $done"
-	elif ! cmp -s -n "$bytes" "$raw" "$dev"; then
-		fail "$name" "$dev does not begin with the $bytes bytes of the image"
-	elif ! untouched_past "$dev" "$bytes"; then
-		fail "$name" "$dev changed past the image's $bytes bytes"
-	else
-		pass "$name"
-	fi
 }
 
 # refused NAME DEV PATTERN [RAW]: rdload failed with one line on stderr
@@ -128,59 +96,6 @@ refused() {
 	else
 		pass "$name"
 	fi
-}
-
-# unmount DEV: umount $mnt, then wait until DEV opens exclusively again:
-# the kernel can let go of a device a little after umount returns.
-unmount() {
-	local i
-
-	umount "$mnt"
-	for i in $(seq 50); do
-		python3 -c 'import os, sys
-os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL))' "$1" 2>/dev/null &&
-			return
-		sleep 0.1
-	done
-}
-
-# mounted_reads NAME DEV TYPE: DEV mounts and its files are tree/'s.
-mounted_reads() {
-	local why
-
-	if ! why=$(mount -o ro -t "$3" "$2" "$mnt" 2>&1); then
-		fail "$1" "mount -t $3 $2: $why"
-		return
-	fi
-	if why=$(diff -r -x lost+found "$img/tree" "$mnt" 2>&1); then
-		pass "$1"
-	else
-		fail "$1" "$(echo "$why" | head -5)"
-	fi
-	unmount "$2"
-}
-
-# reads_back NAME DEV IMAGE: the filesystem loaded from IMAGE into DEV
-# works, read by this kernel where it can mount it, else by the tools:
-# fsck.cramfs extracts cramfs, fsck.minix checks minix (its images hold no
-# files: mkfs.minix cannot copy any in).  romfs is read in the VM only.
-reads_back() {
-	local why
-
-	case $3 in
-	ext2*|ext4*|squashfs*)
-		mounted_reads "$1: mounts, files read back" "$2" "${3%%.*}" ;;
-	cramfs*)
-		rm -rf "$work/extract"
-		fsck.cramfs --extract="$work/extract" "$2" >/dev/null 2>&1 &&
-			why=$(diff -r "$img/tree" "$work/extract" 2>&1) &&
-			pass "$1: fsck.cramfs extracts the files" ||
-			fail "$1: fsck.cramfs extracts the files" "$why" ;;
-	minix*)
-		why=$(fsck.minix -f "$2" 2>&1 </dev/null) &&
-			pass "$1: fsck.minix finds it clean" ||
-			fail "$1: fsck.minix finds it clean" "$why" ;;
-	esac
 }
 
 # ---- Identification: the kernel's words, block and size ----
@@ -479,7 +394,7 @@ run_rdload -o "$big" "$img/ext2.img"
 mount -o ro "$big" "$mnt"
 sum=$(md5sum <"$big")
 run_rdload -o "$big" "$img/squashfs.img"
-unmount "$big"
+rd_unmount "$big"
 if [ "$status" = 1 ] && grep -q "is in use" "$work/err" &&
    [ "$(md5sum <"$big")" = "$sum" ]; then
 	pass "rdload: a mounted target is refused, left as it was"
@@ -494,31 +409,30 @@ fi
 head -c 100000 /dev/zero | gzip -9 >"$work/tiny.gz"
 ln "$work/tiny.gz" "$work/tiny.link"
 cp "$work/tiny.gz" "$work/tiny.orig"
-for how in path link fd; do
-	case $how in
-	path) vol=$work/tiny.gz ;;
-	link) vol=$work/tiny.link ;;
-	fd) vol=/proc/self/fd/7 ;;
-	esac
-	run_rdload -f -o "$work/tiny.gz" "$vol" 7<"$work/tiny.gz"
+# refused_as_target NAME TARGET ORIG VOLUME...: the last VOLUME is TARGET
+# (however named); refused before anything is written: TARGET is ORIG.
+refused_as_target() {
+	local name=$1 target=$2 orig=$3 vol=${*: -1}
+
+	shift 3
+	run_rdload -f -o "$target" "$@" 7<"$target"
 	if [ "$status" = 1 ] && grep -qx "rdload: $vol is the target itself: load it into another TARGET" "$work/err" &&
-	   cmp -s "$work/tiny.gz" "$work/tiny.orig"; then
-		pass "rdload: a tiny image as its own target ($how): refused, unchanged"
+	   cmp -s "$target" "$orig"; then
+		pass "$name"
 	else
-		fail "rdload: a tiny image as its own target ($how): refused, unchanged" \
-			"exit $status" "$(cat "$work/err")"
+		fail "$name" "exit $status" "$(cat "$work/err")"
 	fi
-done
+}
+refused_as_target "rdload: a tiny image as its own target: refused, unchanged" \
+	"$work/tiny.gz" "$work/tiny.orig" "$work/tiny.gz"
+refused_as_target "rdload: a tiny image as its own target (hard link): refused, unchanged" \
+	"$work/tiny.gz" "$work/tiny.orig" "$work/tiny.link"
+refused_as_target "rdload: a tiny image as its own target (/proc/self/fd): refused, unchanged" \
+	"$work/tiny.gz" "$work/tiny.orig" /proc/self/fd/7
 split -n 3 -d -a 1 "$img/ext2.img" "$work/p."
 cp "$work/p.2" "$work/p.2.orig"
-run_rdload -f -o "$work/p.2" "$work/p.0" "$work/p.1" "$work/p.2"
-if [ "$status" = 1 ] && grep -qx "rdload: $work/p.2 is the target itself: load it into another TARGET" "$work/err" &&
-   cmp -s "$work/p.2" "$work/p.2.orig"; then
-	pass "rdload: volume 3 as the target: refused before volumes 1 and 2 are written"
-else
-	fail "rdload: volume 3 as the target: refused before volumes 1 and 2 are written" \
-		"exit $status" "$(cat "$work/err")"
-fi
+refused_as_target "rdload: volume 3 as the target: refused before volumes 1 and 2 are written" \
+	"$work/p.2" "$work/p.2.orig" "$work/p.0" "$work/p.1" "$work/p.2"
 fill "$big"
 run_rdload -o "$big" "$work/p.0" "$work"
 refused "rdload: a directory as volume 2: refused before writing" "$big" \
