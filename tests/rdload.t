@@ -5,7 +5,8 @@
 # input, refusals, volumes and the options too.  Every load goes into a
 # target filled with a known pattern first: what rdload reports written is
 # the only part that may change.
-. tests/lib.sh
+. "$TESTS/lib.sh"
+. "$TESTS/rdcheck.sh"
 
 if [ "$(id -u)" -ne 0 ]; then
 	fail "rdload: the suite runs as root (loop devices, zram, mount)"
@@ -40,6 +41,8 @@ fi
 echo "rdload: images built in $((SECONDS - t0))s"
 mkdir "$mnt"
 head -c 16M /dev/urandom >"$work/pattern"
+# For tests/rdcheck.sh: fill, untouched_past, loaded, reads_back.
+RD_PATTERN=$work/pattern RD_TMP=$work RD_MNT=$mnt RD_TREE=$img/tree
 
 # new_loop VAR MIB: a loop device of MIB MiB, its name in VAR.
 new_loop() {
@@ -49,21 +52,6 @@ new_loop() {
 }
 new_loop big 16
 new_loop small 2
-
-# fill DEV: the pattern over the whole device.
-fill() {
-	head -c "$(blockdev --getsize64 "$1")" "$work/pattern" |
-		dd of="$1" bs=1M status=none
-}
-
-# untouched_past DEV N: whether DEV from byte N on still holds the pattern.
-untouched_past() {
-	local size
-
-	size=$(blockdev --getsize64 "$1" 2>/dev/null || stat -c %s "$1")
-	cmp -s <(tail -c +$(($2 + 1)) "$1") \
-		<(head -c "$size" "$work/pattern" | tail -c +$(($2 + 1)))
-}
 
 # run_rdload ARGS...: status, and stdout and stderr in files.  Runs in a
 # new session (setsid): --prompt reads /dev/tty when there is one.
@@ -81,26 +69,6 @@ prompts() {
 		i=$((i + 1))
 		echo "rdload: insert disk #$i ($v) and press ENTER"
 	done
-}
-
-# loaded NAME DEV RAW BYTES DISKS: rdload succeeded with the kernel's
-# "Loading" line, DEV begins with BYTES bytes of RAW, the rest is the
-# pattern.  Stderr must be $want_err (default: empty).
-loaded() {
-	local name=$1 dev=$2 raw=$3 bytes=$4 disks=$5 done
-
-	done="RAMDISK: Loading $(((bytes + 1023) / 1024))KiB [$disks] into ram disk... done."
-	if [ "$status" -ne 0 ] || [ "$(cat "$work/err")" != "${want_err:-}" ]; then
-		fail "$name" "exit status $status" "stderr: $(cat "$work/err")"
-	elif [ "$(tail -1 "$work/out")" != "$done" ]; then
-		fail "$name" "stdout:" "$(cat "$work/out")" "want last: $done"
-	elif ! cmp -s -n "$bytes" "$raw" "$dev"; then
-		fail "$name" "$dev does not begin with the $bytes bytes of the image"
-	elif ! untouched_past "$dev" "$bytes"; then
-		fail "$name" "$dev changed past the image's $bytes bytes"
-	else
-		pass "$name"
-	fi
 }
 
 # refused NAME DEV PATTERN [RAW]: rdload failed with one line on stderr
@@ -128,59 +96,6 @@ refused() {
 	else
 		pass "$name"
 	fi
-}
-
-# unmount DEV: umount $mnt, then wait until DEV opens exclusively again:
-# the kernel can let go of a device a little after umount returns.
-unmount() {
-	local i
-
-	umount "$mnt"
-	for i in $(seq 50); do
-		python3 -c 'import os, sys
-os.close(os.open(sys.argv[1], os.O_RDONLY | os.O_EXCL))' "$1" 2>/dev/null &&
-			return
-		sleep 0.1
-	done
-}
-
-# mounted_reads NAME DEV TYPE: DEV mounts and its files are tree/'s.
-mounted_reads() {
-	local why
-
-	if ! why=$(mount -o ro -t "$3" "$2" "$mnt" 2>&1); then
-		fail "$1" "mount -t $3 $2: $why"
-		return
-	fi
-	if why=$(diff -r -x lost+found "$img/tree" "$mnt" 2>&1); then
-		pass "$1"
-	else
-		fail "$1" "$(echo "$why" | head -5)"
-	fi
-	unmount "$2"
-}
-
-# reads_back NAME DEV IMAGE: the filesystem loaded from IMAGE into DEV
-# works, read by this kernel where it can mount it, else by the tools:
-# fsck.cramfs extracts cramfs, fsck.minix checks minix (its images hold no
-# files: mkfs.minix cannot copy any in).  romfs is read in the VM only.
-reads_back() {
-	local why
-
-	case $3 in
-	ext2*|ext4*|squashfs*)
-		mounted_reads "$1: mounts, files read back" "$2" "${3%%.*}" ;;
-	cramfs*)
-		rm -rf "$work/extract"
-		fsck.cramfs --extract="$work/extract" "$2" >/dev/null 2>&1 &&
-			why=$(diff -r "$img/tree" "$work/extract" 2>&1) &&
-			pass "$1: fsck.cramfs extracts the files" ||
-			fail "$1: fsck.cramfs extracts the files" "$why" ;;
-	minix*)
-		why=$(fsck.minix -f "$2" 2>&1 </dev/null) &&
-			pass "$1: fsck.minix finds it clean" ||
-			fail "$1: fsck.minix finds it clean" "$why" ;;
-	esac
 }
 
 # ---- Identification: the kernel's words, block and size ----
@@ -220,11 +135,10 @@ done <"$img/expect"
 while read -r file raw kind word kib; do
 	case $file in stream.*) continue ;; esac
 	[ "$word" = - ] && continue
-	if [ "$kind" = image ]; then
-		bytes=$(stat -c %s "$img/$raw")
-	else
-		bytes=$((kib * 1024))
-	fi
+	# The kernel's size of the filesystem, compressed or not: a stream
+	# that holds more (mksquashfs pads to 4 KiB) loads that much only.
+	read -r _ _ _ _ kib < <(grep "^$raw " "$img/expect")
+	bytes=$((kib * 1024))
 	for s in 0 $start; do
 		path=$img/$file
 		[ "$s" = 0 ] || path=$(at_start "$file")
@@ -236,22 +150,55 @@ while read -r file raw kind word kib; do
 	done
 done <"$img/expect"
 
+# corrupt COMP FILE OUT: OUT is FILE with 4 KiB of 0xff in its middle; for
+# lz4 (legacy frames carry no checksum, and lz4 itself takes most such
+# damage) the size of the second block is broken instead.
+corrupt() {
+	local size=$(stat -c %s "$2") at block1
+
+	cp "$2" "$3"
+	if [ "$1" = lz4 ]; then
+		block1=$(od -A n -t u4 -j 4 -N 4 "$2")
+		printf '\377\377\377\177' |
+			dd of="$3" bs=1 seek=$((8 + block1)) conv=notrunc status=none
+		return
+	fi
+	head -c 4096 /dev/zero | tr '\0' '\377' |
+		dd of="$3" bs=1 seek=$((size / 2)) conv=notrunc status=none
+}
+
 # ---- zram: an unsized device gets the image's size ----
 
 zram=$(cat /sys/class/zram-control/hot_add)
 z=/dev/zram$zram
-for file in ext2.img ext2.img.zst squashfs.img.gz; do
+# zram rounds a disksize up to whole 4 KiB pages; the report and the load
+# are the image's size all the same.  ext2 images of 463 and 464 KiB, made
+# here from a generated tree, are one of each whatever /usr holds.
+mkdir "$work/small"
+seq 1 20000 >"$work/small/numbers"
+for k in 463 464; do
+	mke2fs -q -F -t ext2 -b 1024 -d "$work/small" "$img/e$k.img" "$k"
+	gzip -nc "$img/e$k.img" >"$img/e$k.img.gz"
+	echo "e$k.img e$k.img filesystem ext2 $k" >>"$img/expect"
+	echo "e$k.img.gz e$k.img image gzip -" >>"$img/expect"
+done
+for file in e463.img e463.img.gz e464.img.gz ext2.img.zst squashfs.img.gz; do
 	read -r _ raw kind _ kib < <(grep "^$file " "$img/expect")
 	read -r _ _ _ _ kib < <(grep "^$raw " "$img/expect")
+	name="rdload: $file into unsized zram: sized to ${kib}KiB, loaded"
 	echo 1 >"/sys/block/zram$zram/reset"
 	run_rdload -o "$z" "$img/$file"
-	if [ "$status" = 0 ] && grep -qx "RAMDISK: zram $z sized to ${kib}KiB" "$work/out" &&
-	   [ "$(blockdev --getsize64 "$z")" = $((kib * 1024)) ] &&
-	   cmp -s -n $((kib * 1024)) "$img/$raw" "$z"; then
-		pass "rdload: $file into unsized zram: sized to ${kib}KiB, loaded"
+	if [ "$status" != 0 ] || ! grep -qx "RAMDISK: zram $z sized to ${kib}KiB" "$work/out" ||
+	   ! grep -qx "RAMDISK: Loading ${kib}KiB \[1 disk\] into ram disk... done." "$work/out"; then
+		fail "$name" "exit $status" "$(cat "$work/out" "$work/err")"
+	elif [ "$(blockdev --getsize64 "$z")" != $(((kib + 3) / 4 * 4096)) ]; then
+		fail "$name" "device of $(blockdev --getsize64 "$z") bytes, want ${kib}KiB in whole pages"
+	elif ! cmp -s -n $((kib * 1024)) "$img/$raw" "$z"; then
+		fail "$name" "$z does not begin with the image"
+	elif [ "$(tail -c +$((kib * 1024 + 1)) "$z" | tr -d '\0' | wc -c)" != 0 ]; then
+		fail "$name" "$z holds more than the image's ${kib}KiB"
 	else
-		fail "rdload: $file into unsized zram: sized to ${kib}KiB, loaded" \
-			"exit $status" "$(cat "$work/out" "$work/err")"
+		pass "$name"
 	fi
 	# zram's 4 KiB logical blocks take no 1 KiB-block ext2.
 	[ "$raw" = squashfs.img ] && mounted_reads \
@@ -266,6 +213,34 @@ else
 	fail "rdload: a stream of unknown size into unsized zram is refused" \
 		"exit $status" "$(cat "$work/err")"
 fi
+# A superblock that claims 8 GiB: plain, refused before the zram is sized
+# (the volume holds 463 KiB); compressed, the zram is sized from the
+# decompressed head, the stream ends early, and the zram is put back
+# unsized.  So is it after corrupt data.
+cp "$img/e463.img" "$work/claims8g"
+printf '\000\000\200\000' |
+	dd of="$work/claims8g" bs=1 seek=1028 conv=notrunc status=none
+gzip -nc "$work/claims8g" >"$work/claims8g.gz"
+corrupt gz "$img/e463.img.gz" "$work/corrupt.gz"
+for file in claims8g claims8g.gz corrupt.gz; do
+	sized="RAMDISK: zram $z sized to 8388608KiB"
+	case $file in
+	claims8g) sized= want="image truncated: the ext2 filesystem is 8388608KiB, the input holds 474112 bytes of it; 0 bytes written" ;;
+	claims8g.gz) want="image truncated: the ext2 filesystem is 8388608KiB, the gzip image holds 474112 bytes of it; 474112 bytes written" ;;
+	corrupt.gz) sized="RAMDISK: zram $z sized to 463KiB" want="; [0-9]* bytes written to $z" ;;
+	esac
+	name="rdload: $file into unsized zram: refused, the zram left unsized"
+	echo 1 >"/sys/block/zram$zram/reset"
+	run_rdload -o "$z" "$work/$file"
+	if [ "$status" != 1 ] || ! grep -q "$want" "$work/err" ||
+	   [ "$(sed 1,2d "$work/out")" != "$sized" ]; then
+		fail "$name" "exit $status" "$(cat "$work/out" "$work/err")" "want: $sized $want"
+	elif [ "$(cat "/sys/block/zram$zram/disksize")" != 0 ]; then
+		fail "$name" "disksize $(cat "/sys/block/zram$zram/disksize")"
+	else
+		pass "$name"
+	fi
+done
 echo 2M >"/sys/block/zram$zram/disksize"
 fill "$z"
 run_rdload -o "$z" "$img/ext2.img.lz4"
@@ -288,23 +263,6 @@ refused "rdload: a 12 MiB stream into 2 MiB: no write past the device" \
 	"$small" "image too big! .*bytes written" "$img/stream.raw"
 
 # ---- Bad streams: truncated, corrupt ----
-
-# corrupt COMP FILE OUT: OUT is FILE with 4 KiB of 0xff in its middle; for
-# lz4 (legacy frames carry no checksum, and lz4 itself takes most such
-# damage) the size of the second block is broken instead.
-corrupt() {
-	local size=$(stat -c %s "$2") at block1
-
-	cp "$2" "$3"
-	if [ "$1" = lz4 ]; then
-		block1=$(od -A n -t u4 -j 4 -N 4 "$2")
-		printf '\377\377\377\177' |
-			dd of="$3" bs=1 seek=$((8 + block1)) conv=notrunc status=none
-		return
-	fi
-	head -c 4096 /dev/zero | tr '\0' '\377' |
-		dd of="$3" bs=1 seek=$((size / 2)) conv=notrunc status=none
-}
 
 # tool_rejects COMP FILE: the format's own tool fails on FILE (so the
 # damage is real).
@@ -356,11 +314,10 @@ split_volumes() {
 
 for file in ext2.img ext2.img.gz squashfs.img.bz2; do
 	read -r _ raw kind _ kib < <(grep "^$file " "$img/expect")
-	if [ "$kind" = image ]; then
-		bytes=$(stat -c %s "$img/$raw")
-	else
-		bytes=$((kib * 1024))
-	fi
+	# The kernel's size of the filesystem, compressed or not: a stream
+	# that holds more (mksquashfs pads to 4 KiB) loads that much only.
+	read -r _ _ _ _ kib < <(grep "^$raw " "$img/expect")
+	bytes=$((kib * 1024))
 	split_volumes "$file" 3
 	fill "$big"
 	run_rdload -o "$big" "$work"/vol.{1,2,3}
@@ -437,7 +394,7 @@ run_rdload -o "$big" "$img/ext2.img"
 mount -o ro "$big" "$mnt"
 sum=$(md5sum <"$big")
 run_rdload -o "$big" "$img/squashfs.img"
-unmount "$big"
+rd_unmount "$big"
 if [ "$status" = 1 ] && grep -q "is in use" "$work/err" &&
    [ "$(md5sum <"$big")" = "$sum" ]; then
 	pass "rdload: a mounted target is refused, left as it was"
@@ -445,6 +402,97 @@ else
 	fail "rdload: a mounted target is refused, left as it was" \
 		"exit $status" "$(cat "$work/err")"
 fi
+
+# The image as its own target, however named, is refused before anything
+# is written: a compressed one read whole at identification, a hard link
+# to it, /proc/self/fd/N, and a later volume.
+head -c 100000 /dev/zero | gzip -9 >"$work/tiny.gz"
+ln "$work/tiny.gz" "$work/tiny.link"
+cp "$work/tiny.gz" "$work/tiny.orig"
+# refused_as_target NAME TARGET ORIG VOLUME...: the last VOLUME is TARGET
+# (however named); refused before anything is written: TARGET is ORIG.
+refused_as_target() {
+	local name=$1 target=$2 orig=$3 vol=${*: -1}
+
+	shift 3
+	run_rdload -f -o "$target" "$@" 7<"$target"
+	if [ "$status" = 1 ] && grep -qx "rdload: $vol is the target itself: load it into another TARGET" "$work/err" &&
+	   cmp -s "$target" "$orig"; then
+		pass "$name"
+	else
+		fail "$name" "exit $status" "$(cat "$work/err")"
+	fi
+}
+refused_as_target "rdload: a tiny image as its own target: refused, unchanged" \
+	"$work/tiny.gz" "$work/tiny.orig" "$work/tiny.gz"
+refused_as_target "rdload: a tiny image as its own target (hard link): refused, unchanged" \
+	"$work/tiny.gz" "$work/tiny.orig" "$work/tiny.link"
+refused_as_target "rdload: a tiny image as its own target (/proc/self/fd): refused, unchanged" \
+	"$work/tiny.gz" "$work/tiny.orig" /proc/self/fd/7
+split -n 3 -d -a 1 "$img/ext2.img" "$work/p."
+cp "$work/p.2" "$work/p.2.orig"
+refused_as_target "rdload: volume 3 as the target: refused before volumes 1 and 2 are written" \
+	"$work/p.2" "$work/p.2.orig" "$work/p.0" "$work/p.1" "$work/p.2"
+fill "$big"
+run_rdload -o "$big" "$work/p.0" "$work"
+refused "rdload: a directory as volume 2: refused before writing" "$big" \
+	"$work is a directory: each IMAGE is a file or a device$"
+
+# Only /dev/ramN is made as a device node: a ram1 elsewhere is a file
+# with -f, and does not exist without it.
+mkdir "$work/outdir"
+run_rdload -f -o "$work/outdir/ram1" "$img/ext2.img.gz"
+if [ "$status" = 0 ] && [ -f "$work/outdir/ram1" ] && [ ! -L "$work/outdir/ram1" ] &&
+   cmp -s "$img/ext2.img" "$work/outdir/ram1"; then
+	pass "rdload: -f -o DIR/ram1 creates a file, no device node"
+else
+	fail "rdload: -f -o DIR/ram1 creates a file, no device node" \
+		"exit $status" "$(cat "$work/err")" "$(ls -l "$work/outdir")"
+fi
+run_rdload -o "$work/outdir/ram2" "$img/ext2.img.gz"
+refused "rdload: -o DIR/ram2 without -f: does not exist, no node made" \
+	"$big" "$work/outdir/ram2 does not exist \(a file as target needs -f\)$"
+[ -e "$work/outdir/ram2" ] && fail "rdload: -o DIR/ram2 made $(ls -l "$work/outdir/ram2")"
+ln -s "$work/nowhere" "$work/dangling"
+run_rdload -f -o "$work/dangling" "$img/ext2.img.gz"
+refused "rdload: -f -o a dangling link: named, with the remedy" "$big" \
+	"$work/dangling is a symbolic link to a file that does not exist: give the file's own path, or remove the link$"
+[ -e "$work/nowhere" ] && fail "rdload: -f -o a dangling link created its target"
+
+# -i says what a load would do: a romfs of size 0 is refused by both.
+{ printf -- '-rom1fs-'; head -c 4088 /dev/zero; } >"$work/romfs0"
+expect_err "rdload -i: a plain image of size 0 is refused, as a load is" 1 \
+	"^rdload: RAMDISK: the romfs filesystem has size 0KiB: nothing to load$" \
+	"$KIT" rdload -q -i "$work/romfs0"
+
+# lzop's longest header: a file with a 255-character name, compressed by
+# the real lzop.
+long=$work/$(printf '%0255d' 0)
+cp "$img/ext2.img" "$long"
+lzop -c "$long" >"$work/longname.lzo"
+rm "$long"
+fill "$big"
+run_rdload -o "$big" "$work/longname.lzo"
+loaded "rdload: lzop of a file with a 255-character name" "$big" \
+	"$img/ext2.img" $((4096 * 1024)) "1 disk"
+
+# /dev/ramN is made only with N in decimal as the kernel names it: these
+# are not, and no node appears.
+fill "$big"
+for name in ram010 ram1x ram+1 ram1048576; do
+	run_rdload -o "/dev/$name" "$img/ext2.img.gz"
+	refused "rdload: -o /dev/$name: not a name the kernel gives, no node made" \
+		"$big" "/dev/${name/+/\\+} does not exist \(a file as target needs -f\)$"
+	[ -e "/dev/$name" ] && fail "rdload: -o /dev/$name made $(ls -l "/dev/$name")"
+done
+
+# A read-only device: refused before writing, saying how to fix it.
+ro=$(losetup -r -f --show "$work/big.back")
+loops+=("$ro")
+fill "$big"
+run_rdload -o "$ro" "$img/ext2.img"
+refused "rdload: a read-only loop device: refused before writing" "$big" \
+	"$ro is read-only: make it writable first \(blockdev --setrw $ro, or a loop device set up without -r\)$"
 
 # ---- Options ----
 
@@ -461,6 +509,28 @@ if [ "$status" = 0 ] && grep -qx "RAMDISK: verified $(($(stat -c %s "$img/romfs.
 else
 	fail "rdload: --verify reads the target back" "$(cat "$work/out" "$work/err")"
 fi
+
+# --verify against a target that loses data past the first MiB: while
+# rdload waits for volume 2, MiB 1 of the device is overwritten behind its
+# back.  The error names that MiB.
+split -b 2M -d -a 1 "$img/ext2.img" "$work/half."
+mkfifo "$work/enter"
+fill "$big"
+setsid -w "$KIT" rdload --verify --prompt -o "$big" "$work/half.0" \
+	"$work/half.1" <"$work/enter" >"$work/out" 2>"$work/err" &
+rdload_pid=$!
+exec 7>"$work/enter"
+for i in $(seq 100); do
+	grep -q "insert disk #2" "$work/err" && break
+	sleep 0.1
+done
+head -c 1M /dev/zero | dd of="$big" bs=1M seek=1 conv=notrunc,fsync status=none
+echo >&7
+exec 7>&-
+wait "$rdload_pid"
+status=$?
+refused "rdload: --verify names MiB 1, changed behind its back" "$big" \
+	"verify failed: $big reads back other bytes than were written, in MiB 1 \(bytes 1048576-2097151\); 4194304 bytes written"
 
 # -f: a regular file, written from its start, never truncated.
 file=$work/target.file
@@ -506,6 +576,16 @@ expect_err "rdload: no IMAGE is a usage error" 2 "^rdload: no IMAGE" \
 	"$KIT" rdload -o "$big"
 expect_err "rdload: a bad -s is a usage error" 2 "^rdload: -s takes a block number" \
 	"$KIT" rdload -s x "$img/ext2.img"
-expect_err "rdload: an unknown option is a usage error" 2 "^rdload: unknown option" \
+expect_err "rdload: an unknown option is a usage error" 2 \
+	"^rdload: unknown option '-Z'; see 'rdload --help'$" \
 	"$KIT" rdload -Z "$img/ext2.img"
+expect_err "rdload -qx: the unknown letter is named" 2 \
+	"^rdload: unknown option '-x'; see 'rdload --help'$" \
+	"$KIT" rdload -qx "$img/ext2.img"
+expect_err "rdload -s without a value: says it needs one" 2 \
+	"^rdload: option '-s' needs a value; see 'rdload --help'$" \
+	"$KIT" rdload -s
+expect_err "rdload IMAGE -o without a value: says it needs one" 2 \
+	"^rdload: option '-o' needs a value; see 'rdload --help'$" \
+	"$KIT" rdload "$img/ext2.img" -o
 echo "rdload: suite took $((SECONDS - t0))s"

@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: rdload's identification and decoders on any bytes,
- * loaded from memory into a target in memory, as the command loads a
- * file into a block device.  A crash, a sanitizer report, a write past
+ * libFuzzer target: rdload's engine (applets/rdimage.c, rddecode.c), and
+ * nothing else, on any bytes: identified, decompressed and loaded from
+ * memory into a target in memory, as the command loads a file into a
+ * block device.  A crash, a sanitizer report, a write past
  * the target or a change past what the loader reports written is a bug.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iapplets \
- *         tests/rdload_fuzz.c applets/lib.c -lz -llzma -lbz2 -lzstd \
- *         -llz4 -llzo2
+ *         tests/rdload_fuzz.c -lz -llzma -lbz2 -lzstd -llz4 -llzo2
  *
  * tests/rdload_fuzz.t builds it and runs it on seeds made by the real
  * tools.  The first input byte picks how many bytes one read returns
  * (volume seams anywhere) and the target's size.
  */
-#include "../applets/rdload.c"
+#include "../applets/rdimage.c"
+#include "../applets/rddecode.c"
 #include "rdload_mem.h"
 
 #define TARGET_MAX	(1 << 20)
@@ -36,6 +37,8 @@ static void load_once(const uint8_t *data, size_t size, size_t chunk,
 
 	memset(target, CANARY, capacity + 4096);
 	mem_setup(&ld, &image, &out, capacity);
+	/* The dictionary the header asks for is allocated: keep it small. */
+	ld.lzma_memlimit = 64 << 20;
 	ld.head_only = head_only;
 	ret = mem_load(&ld);
 	if (ld.written > capacity || (ret == -1 && !ld.error[0]))
@@ -52,8 +55,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!size)
 		return 0;
-	/* The dictionary the header asks for is allocated: keep it small. */
-	lzma_memlimit = 64 << 20;
 	knobs = data[0];
 	capacity = knobs & 0x10 ? TARGET_MAX : (uint64_t)(knobs >> 5) << 15;
 	load_once(data + 1, size - 1, chunks[knobs & 3], capacity,

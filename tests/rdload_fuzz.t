@@ -3,6 +3,10 @@
 # target, makes tiny seed images with the real tools (every filesystem the
 # kernel finds, every compressor it reads), and fuzzes them for
 # RDLOAD_FUZZ_TIME seconds (default 30).  PASS when nothing crashed.
+# The build shrinks rdload's buffers (RDLOAD_SMALL_BUFFERS: 64 KiB blocks,
+# 4 KiB writes), and the seeds include blocks at and over that maximum
+# and lzop's longest header, so the fuzzer's inputs reach every buffer's
+# end.
 . "$TESTS/lib.sh"
 
 time=${RDLOAD_FUZZ_TIME:-30}
@@ -11,8 +15,9 @@ trap 'rm -rf "$work"; t_cleanup' EXIT
 fuzz=$work/rdload_fuzz
 
 if ! clang -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -Iapplets -o "$fuzz" tests/rdload_fuzz.c \
-	applets/lib.c -lz -llzma -lbz2 -lzstd -llz4 -llzo2 2>"$work/cc.log"
+	-fno-sanitize-recover=all -DRDLOAD_SMALL_BUFFERS -Iapplets \
+	-o "$fuzz" tests/rdload_fuzz.c -lz -llzma -lbz2 -lzstd -llz4 -llzo2 \
+	2>"$work/cc.log"
 then
 	fail "rdload_fuzz: builds with clang -fsanitize=fuzzer" \
 		"$(tail -5 "$work/cc.log")"
@@ -46,6 +51,18 @@ make_seeds() {
 		{ printf '\020'; $z -c "$work/fs.ext2"; } >"$seeds/$name" &&
 		{ printf '\047'; $z -c "$work/fs.ext2"; } >"$seeds/$name.small"
 	done
+	# lzop's longest name: 255 characters.
+	long=$work/$(printf '%0255d' 0)
+	cp "$work/fs.ext2" "$long"
+	{ printf '\020'; lzop -c "$long"; } >"$seeds/lzo.longname"
+	# lz4 legacy blocks claiming 64 KiB + 257 + 16 (the bound of a 64
+	# KiB block) and one byte more, each followed by that much data.
+	for size in 65809 65810; do
+		{ printf '\020\002\041\114\030'
+		  python3 -c 'import struct, sys
+sys.stdout.buffer.write(struct.pack("<I", int(sys.argv[1])))' "$size"
+		  head -c "$size" /dev/urandom; } >"$seeds/lz4.block$size"
+	done
 }
 if ! make_seeds 2>"$work/seeds.log"; then
 	fail "rdload_fuzz: seed images from the real tools" \
@@ -53,7 +70,7 @@ if ! make_seeds 2>"$work/seeds.log"; then
 	exit 1
 fi
 
-"$fuzz" -max_total_time="$time" -timeout=20 -rss_limit_mb=2048 \
+"$fuzz" -max_total_time="$time" -max_len=200000 -timeout=20 -rss_limit_mb=2048 \
 	-print_final_stats=1 -artifact_prefix="$work/" \
 	"$work/corpus" "$seeds" >"$work/fuzz.log" 2>&1
 status=$?

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rdload's loader driven from memory, for tests/rdload_unit.c and
- * tests/rdload_fuzz.c (which #include applets/rdload.c first): an image
+ * tests/rdload_fuzz.c (which #include the engine, applets/rdimage.c and
+ * rddecode.c, first): an image
  * in memory, read a few bytes at a time if asked, loaded into a target in
  * memory of a given capacity, through the same identification and
  * decompression code the command runs.
@@ -64,10 +65,10 @@ static void mem_setup(struct load *ld, struct mem_image *image,
 	ld->in_ctx = image;
 	ld->out_ctx = target;
 	ld->capacity = capacity;
+	ld->input_len = image->len;
 	ld->in = in;
 	ld->out = out;
 	ld->spare = spare;
-	ld->quiet = true;
 }
 
 /* As rdload runs: identify, then load.  -2: nothing identified. */
@@ -77,7 +78,7 @@ static int mem_load(struct load *ld)
 		return -1;
 	if (!identify(ld->head, &ld->id))
 		return -2;
-	return load_image(ld);
+	return rd_load(ld);
 }
 
 #endif

@@ -7,16 +7,11 @@
  * small target, checking that only the region reported written changed.
  * Prints PASS:/FAIL: lines.
  */
-#include "../applets/rdload.c"
+#include "../applets/rdimage.c"
+#include "../applets/rddecode.c"
 #include "rdload_mem.h"
+#include "unit.h"
 
-static int failures;
-
-static void check(bool ok, const char *name)
-{
-	printf("%s: rdload_unit: %s\n", ok ? "PASS" : "FAIL", name);
-	failures += !ok;
-}
 
 static void put_le32(unsigned char *p, uint32_t v)
 {
@@ -51,7 +46,7 @@ static void check_ident(const unsigned char *head, const char *name,
 {
 	uint64_t got = 0;
 
-	check(!strcmp(identify_name(head, &got), name) && got == kib, test);
+	check(test, !strcmp(identify_name(head, &got), name) && got == kib);
 }
 
 static void test_identify(void)
@@ -62,7 +57,7 @@ static void test_identify(void)
 		{ 0x02, 0x21 }, { 0x28, 0xb5 } };
 	static const char *const names[] = {
 		"gzip", "gzip", "bzip2", "lzma", "xz", "lzo", "lz4", "zstd" };
-	unsigned char head[HEAD_SIZE];
+	unsigned char head[RD_HEAD_SIZE];
 	uint32_t v;
 	size_t i;
 
@@ -70,8 +65,8 @@ static void test_identify(void)
 		memset(head, 0, sizeof(head));
 		memcpy(head, magics[i], 2);
 		/* An ext2 superblock behind: the compressed magic wins. */
-		put_le32(head + BLOCK + 0x38, EXT2_MAGIC);
-		put_le32(head + BLOCK + 4, 100);
+		put_le32(head + RD_BLOCK + 0x38, EXT2_MAGIC);
+		put_le32(head + RD_BLOCK + 4, 100);
 		check_ident(head, names[i], 0, names[i]);
 	}
 
@@ -108,27 +103,122 @@ static void test_identify(void)
 	check_ident(head, "squashfs", 0, "squashfs before padded cramfs");
 
 	memset(head, 0, sizeof(head));
-	head[BLOCK + 16] = MINIX_MAGIC2 & 0xff;
-	head[BLOCK + 17] = MINIX_MAGIC2 >> 8;
-	head[BLOCK + 2] = 100;		/* s_nzones */
-	head[BLOCK + 10] = 1;		/* s_log_zone_size */
+	head[RD_BLOCK + 16] = MINIX_MAGIC2 & 0xff;
+	head[RD_BLOCK + 17] = MINIX_MAGIC2 >> 8;
+	head[RD_BLOCK + 2] = 100;		/* s_nzones */
+	head[RD_BLOCK + 10] = 1;		/* s_log_zone_size */
 	check_ident(head, "Minix", 200, "minix: nzones << log_zone_size");
-	head[BLOCK + 16] = MINIX_MAGIC & 0xff;
-	head[BLOCK + 17] = MINIX_MAGIC >> 8;
+	head[RD_BLOCK + 16] = MINIX_MAGIC & 0xff;
+	head[RD_BLOCK + 17] = MINIX_MAGIC >> 8;
 	check_ident(head, "Minix", 200, "minix: 14-character magic");
 
 	memset(head, 0, sizeof(head));
-	head[BLOCK + 0x38] = 0x53;
-	head[BLOCK + 0x39] = 0xef;
-	put_le32(head + BLOCK + 4, 1000);
-	put_le32(head + BLOCK + 0x18, 2);
+	head[RD_BLOCK + 0x38] = 0x53;
+	head[RD_BLOCK + 0x39] = 0xef;
+	put_le32(head + RD_BLOCK + 4, 1000);
+	put_le32(head + RD_BLOCK + 0x18, 2);
 	check_ident(head, "ext2", 4000, "ext2/3/4: blocks << log_block_size");
-	put_le32(head + BLOCK + 0x18, 200);
+	put_le32(head + RD_BLOCK + 0x18, 200);
 	check_ident(head, "ext2", UINT64_MAX,
 		    "ext2: absurd block size saturates, no overflow");
 
 	memset(head, 0xe5, sizeof(head));
 	check_ident(head, "none", 0, "nothing found in 0xe5 filler");
+}
+
+/*
+ * Each kind of image the kernel finds, placed where it looks, in
+ * identify_ramdisk_image()'s order; a size of 1 KiB wherever it has one.
+ */
+static void put_gzip(unsigned char *h) { memcpy(h, "\x1f\x8b", 2); }
+
+static void put_romfs(unsigned char *h)
+{
+	memcpy(h, "-rom1fs-", 8);
+	put_be32(h + 8, RD_BLOCK);
+}
+
+static void put_cramfs_at(unsigned char *h)
+{
+	uint32_t v[2] = { CRAMFS_MAGIC, RD_BLOCK };
+
+	memcpy(h, v, sizeof(v));
+}
+
+static void put_cramfs(unsigned char *h) { put_cramfs_at(h); }
+
+static void put_squashfs(unsigned char *h)
+{
+	put_le32(h, SQUASHFS_MAGIC);
+	put_le32(h + 40, RD_BLOCK);
+}
+
+static void put_cramfs_padded(unsigned char *h) { put_cramfs_at(h + 512); }
+
+static void put_minix(unsigned char *h)
+{
+	uint16_t v[] = { MINIX_MAGIC, 1 };
+
+	memcpy(h + RD_BLOCK + 16, &v[0], 2);
+	memcpy(h + RD_BLOCK + 2, &v[1], 2);
+}
+
+static void put_ext2(unsigned char *h)
+{
+	put_le32(h + RD_BLOCK + 0x38, EXT2_MAGIC);
+	put_le32(h + RD_BLOCK + 4, 1);
+}
+
+static const struct placement {
+	const char *name;
+	void (*put)(unsigned char *head);
+} placements[] = {
+	{ "gzip", put_gzip },
+	{ "romfs", put_romfs },
+	{ "cramfs", put_cramfs },
+	{ "squashfs", put_squashfs },
+	{ "cramfs", put_cramfs_padded },
+	{ "Minix", put_minix },
+	{ "ext2", put_ext2 },
+};
+
+/*
+ * Every pair that fits in one head together (their bytes do not
+ * overlap) is found as the earlier of the two, whichever was put last.
+ */
+static void test_identify_order(void)
+{
+	const size_t n = sizeof(placements) / sizeof(placements[0]);
+	unsigned char head[RD_HEAD_SIZE], one[RD_HEAD_SIZE], other[RD_HEAD_SIZE];
+	size_t i, j, k, pairs = 0;
+	bool ok = true, apart;
+	uint64_t kib;
+
+	for (i = 0; i < n; i++) {
+		for (j = i + 1; j < n; j++) {
+			memset(one, 0, sizeof(one));
+			memset(other, 0, sizeof(other));
+			placements[i].put(one);
+			placements[j].put(other);
+			apart = true;
+			for (k = 0; k < RD_HEAD_SIZE; k++)
+				apart &= !one[k] || !other[k];
+			if (!apart)
+				continue;
+			for (k = 0; k < RD_HEAD_SIZE; k++)
+				head[k] = one[k] | other[k];
+			pairs++;
+			if (strcmp(identify_name(head, &kib),
+				   placements[i].name)) {
+				printf("    %s and %s: found %s\n",
+				       placements[i].name, placements[j].name,
+				       identify_name(head, &kib));
+				ok = false;
+			}
+		}
+	}
+	check("every pair of images in one head: the kernel's order decides "
+	      "(minix before ext2, ...)", ok && pairs == 15);
 }
 
 /* ---- Images: a fake ext2 image and its compressed forms ---- */
@@ -137,21 +227,21 @@ static void test_identify(void)
 
 static unsigned char *make_ext2(size_t kib, size_t *len)
 {
-	unsigned char *p = calloc(kib, BLOCK);
+	unsigned char *p = calloc(kib, RD_BLOCK);
 	uint32_t x = 12345;
 	size_t i;
 
 	if (!p)
 		abort();
 	/* Halves of noise and of zeros: some blocks compress, some not. */
-	for (i = 0; i < kib * BLOCK / 2; i++) {
+	for (i = 0; i < kib * RD_BLOCK / 2; i++) {
 		x = x * 1103515245 + 12345;
 		p[i] = x >> 16;
 	}
-	memset(p, 0, 2 * BLOCK);
-	put_le32(p + BLOCK + 0x38, EXT2_MAGIC);
-	put_le32(p + BLOCK + 4, kib);
-	*len = kib * BLOCK;
+	memset(p, 0, 2 * RD_BLOCK);
+	put_le32(p + RD_BLOCK + 0x38, EXT2_MAGIC);
+	put_le32(p + RD_BLOCK + 4, kib);
+	*len = kib * RD_BLOCK;
 	return p;
 }
 
@@ -278,8 +368,12 @@ static unsigned char *lz4_image(const unsigned char *in, size_t len,
 	return lz4_frames(in, len, out_len, LZ4_LEGACY_BLOCK, 0);
 }
 
-/* lzop: flags chosen by the test; blocks of 256 KiB as lzop writes. */
+/*
+ * lzop: flags and name length chosen by the test; blocks of 256 KiB as
+ * lzop writes.
+ */
 static uint32_t lzop_flags = LZOP_ADLER32_D;
+static unsigned char lzop_name_len = 3;
 
 static unsigned char *lzop_put_header(unsigned char *p, uint32_t flags)
 {
@@ -297,9 +391,9 @@ static unsigned char *lzop_put_header(unsigned char *p, uint32_t flags)
 	put_be32(p + 4, 0100644);	/* mode */
 	put_be32(p + 8, 0);		/* mtime */
 	put_be32(p + 12, 0);
-	p[16] = 3;
-	memcpy(p + 17, "img", 3);
-	p += 20;
+	p[16] = lzop_name_len;
+	memset(p + 17, 'n', lzop_name_len);
+	p += 17 + lzop_name_len;
 	put_be32(p, lzop_checksum(flags & LZOP_HEADER_CRC32, start,
 				  p - start));
 	p += 4;
@@ -392,6 +486,8 @@ struct run {
 	uint64_t image_kib;
 };
 
+static uint64_t start_offset;	/* -s START of the next run_load() */
+
 /* Loads data into a target of capacity bytes (plus a canary area). */
 static struct run run_load(const unsigned char *data, size_t len,
 			   size_t chunk, uint64_t capacity,
@@ -407,6 +503,7 @@ static struct run run_load(const unsigned char *data, size_t len,
 		abort();
 	memset(target.data, CANARY, capacity + 4096);
 	mem_setup(&ld, &image, &target, capacity);
+	ld.start = start_offset;
 	r.ret = mem_load(&ld);
 	r.written = ld.written;
 	r.error = ld.error;
@@ -429,7 +526,7 @@ static void check_run(struct run r, bool ok, const char *what,
 	if (!ok)
 		printf("    ret %d, %llu bytes written, error: %s\n", r.ret,
 		       (unsigned long long)r.written, r.error);
-	check(ok && r.intact && r.prefix, test);
+	check(test, ok && r.intact && r.prefix);
 }
 
 static void test_codec(const struct codec_case *c, const unsigned char *img,
@@ -445,7 +542,7 @@ static void test_codec(const struct codec_case *c, const unsigned char *img,
 	r = run_load(z, zlen, 7, len, img, len);
 	check_run(r, r.ret == 0 && r.written == len,
 		  "loads from 7-byte reads (volume seams anywhere)", c->name);
-	r = run_load(z, zlen, 0, len - BLOCK, img, len);
+	r = run_load(z, zlen, 0, len - RD_BLOCK, img, len);
 	check_run(r, r.ret < 0 && r.written == 0 &&
 		  strstr(r.error, "image too big! (3000KiB/2999KiB)"),
 		  "refused before writing when the filesystem is too big",
@@ -466,8 +563,8 @@ static void test_pending_output(void)
 	unsigned char *zeros = calloc(1, len), *z;
 	struct run r;
 
-	put_le32(zeros + BLOCK + 0x38, EXT2_MAGIC);
-	put_le32(zeros + BLOCK + 4, len / BLOCK);
+	put_le32(zeros + RD_BLOCK + 0x38, EXT2_MAGIC);
+	put_le32(zeros + RD_BLOCK + 4, len / RD_BLOCK);
 	for (i = 0; i < 3; i++) {
 		z = cases[i * 3].make(zeros, len, &zlen);
 		r = run_load(z, zlen, 1, len, zeros, len);
@@ -487,7 +584,7 @@ static void test_unknown_size(const unsigned char *img, size_t len)
 	struct run r;
 
 	memcpy(raw, img, len);
-	memset(raw + BLOCK, 0, BLOCK);	/* no superblock */
+	memset(raw + RD_BLOCK, 0, RD_BLOCK);	/* no superblock */
 	z = xz_image(raw, len, &zlen);
 	r = run_load(z, zlen, 0, len / 2, raw, len);
 	check_run(r, r.ret < 0 && r.written <= len / 2 &&
@@ -560,6 +657,16 @@ static void test_lzop_flags(const unsigned char *img, size_t len)
 		  strstr(r.error, "header checksum"),
 		  "a bad header checksum is found", "lzo");
 	z[20] ^= 1;
+	free(z);
+	/* The longest header: a 255-byte name and an extra field. */
+	lzop_flags = LZOP_EXTRA_FIELD | LZOP_HEADER_CRC32;
+	lzop_name_len = 255;
+	z = lzop_image(img, len, &zlen);
+	r = run_load(z, zlen, 0, len, img, len);
+	check_run(r, r.ret == 0 && r.written == len,
+		  "a 255-byte name and an extra field (the longest header)",
+		  "lzo");
+	lzop_name_len = 3;
 	put_be32(z + 17, get_be32(z + 17) | LZOP_FILTER);
 	r = run_load(z, zlen, 0, len, img, len);
 	check_run(r, r.ret < 0 && strstr(r.error, "filter"),
@@ -585,10 +692,14 @@ static void test_lz4_frames(void)
 	r = run_load(big, zlen + 8, 0, len, img, len);
 	check_run(r, r.ret == 0 && r.written == len,
 		  "zero padding after the frame ends it", "lz4");
+	free(big);
+	big = calloc(1, zlen + 4 + IN_SIZE + 1);
+	memcpy(big, z, zlen);
 	put_le32(big + zlen, IN_SIZE + 1);
-	r = run_load(big, zlen + 4, 0, len, img, len);
-	check_run(r, r.ret < 0 && strstr(r.error, "block of"),
-		  "an oversized block is refused", "lz4");
+	r = run_load(big, zlen + 4 + IN_SIZE + 1, 0, len, img, len);
+	check_run(r, r.ret < 0 && strstr(r.error, "(a block of") &&
+		  r.written == len, "a block over the maximum, with that much "
+		  "data behind it, is refused", "lz4");
 	put_le32(big, 0x18002102);	/* 02 21, not the legacy magic */
 	r = run_load(big, zlen, 0, len, img, len);
 	check_run(r, r.ret < 0 && strstr(r.error, "legacy frame"),
@@ -621,13 +732,77 @@ static void test_plain(const unsigned char *img, size_t len)
 		  "too big: the kernel's words, nothing written",
 		  "plain ext2");
 	r = run_load(img, len - 5000, 0, len, img, len);
-	check_run(r, r.ret < 0 && strstr(r.error, "truncated"),
-		  "truncated: an error", "plain ext2");
+	check_run(r, r.ret < 0 && r.written == 0 &&
+		  strstr(r.error, "the input holds 3067000 bytes of it"),
+		  "truncated: refused before anything is written",
+		  "plain ext2");
+}
+
+/* -s START: the image after START bytes of other data, from memory. */
+static void test_start(const unsigned char *img, size_t len)
+{
+	const size_t start = 37 * RD_BLOCK;
+	unsigned char *data = malloc(start + len);
+	struct run r;
+
+	memset(data, 0x5d, start);	/* lzma's magic, were it read */
+	memcpy(data + start, img, len);
+	start_offset = start;
+	r = run_load(data, start + len, 1000, len, img, len);
+	check_run(r, r.ret == 0 && r.written == len,
+		  "the image at block 37 is found and loaded", "-s START");
+	r = run_load(data, start + len - 1, 0, len, img, len);
+	check_run(r, r.ret < 0 && r.written == 0 &&
+		  strstr(r.error, "the input holds 3071999 bytes"),
+		  "the size left after START is checked", "-s START");
+	start_offset = 0;
+	free(data);
+}
+
+/* A stream longer than its filesystem: the filesystem's size is loaded. */
+static void test_padded_stream(const unsigned char *img, size_t len)
+{
+	size_t plen = len + 5000, zlen;
+	unsigned char *padded = calloc(1, plen), *z;
+	struct run r;
+
+	memcpy(padded, img, len);
+	put_le32(padded + RD_BLOCK + 4, IMAGE_KIB - 1);
+	z = gzip_image(padded, plen, &zlen);
+	r = run_load(z, zlen, 0, plen + RD_BLOCK, padded, plen);
+	check_run(r, r.ret == 0 && r.written == len - RD_BLOCK,
+		  "loads the filesystem's size, not the stream's", "gzip");
+	free(z);
+	put_le32(padded + RD_BLOCK + 4, IMAGE_KIB + 100);
+	z = gzip_image(padded, len, &zlen);
+	r = run_load(z, zlen, 0, plen + 100 * RD_BLOCK, padded, len);
+	check_run(r, r.ret < 0 && r.written == len &&
+		  strstr(r.error, "truncated: the ext2 filesystem is 3100KiB, "
+			 "the gzip image holds 3072000 bytes of it"),
+		  "a stream that ends before its filesystem is an error",
+		  "gzip");
+	free(z);
+	free(padded);
+}
+
+/* -i says what a load would do: a plain image of size 0 is refused. */
+static void test_identify_size0(void)
+{
+	static struct load ld;
+	unsigned char head[4 * RD_BLOCK] = { 0 };
+	struct mem_image image = { head, sizeof(head), 0, 0 };
+	struct mem_target target = { NULL };
+
+	memcpy(head, "-rom1fs-", 8);		/* romfs of size 0 */
+	mem_setup(&ld, &image, &target, 0);
+	ld.head_only = true;
+	check("-i: a plain image of size 0 is refused, as a load refuses it",
+	      mem_load(&ld) < 0 && strstr(ld.error, "has size 0KiB"));
 }
 
 static void test_old_gzip(void)
 {
-	unsigned char head[HEAD_SIZE] = { 0x1f, 0x9e, 8 };
+	unsigned char head[RD_HEAD_SIZE] = { 0x1f, 0x9e, 8 };
 	struct run r = run_load(head, sizeof(head), 0, 1 << 20, head, 0);
 
 	check_run(r, r.ret < 0 && r.written == 0 &&
@@ -646,45 +821,10 @@ static void test_identify_only(const unsigned char *img, size_t len)
 
 	mem_setup(&ld, &image, &target, 0);
 	ld.head_only = true;
-	check(mem_load(&ld) == STOP && ld.image_kib == IMAGE_KIB &&
-	      !ld.written, "-i: the filesystem in the bzip2 head, no writes");
+	check("-i: the filesystem in the bzip2 head, no writes",
+	      mem_load(&ld) == RD_STOP && ld.image_kib == IMAGE_KIB &&
+	      !ld.written);
 	free(z);
-}
-
-static void test_names(void)
-{
-	static const char *const parts[] = {
-		"/dev", "/dev/block", "/dev/block/252:0",
-		"/dev/block/252:0/disksize" };
-	char path[PATH_MAX], dir[] = "/tmp/rdload-unit.XXXXXX";
-	unsigned int minor = 99;
-	int i;
-
-	check(ram_minor("/dev/ram7", &minor) && minor == 7 &&
-	      !ram_minor("/dev/ramdisk", &minor) &&
-	      !ram_minor("/dev/ram", &minor) &&
-	      !ram_minor("/dev/loop0", &minor) &&
-	      !ram_minor("/dev/ram1x", &minor),
-	      "/dev/ramN and only it is made as b 1 N");
-
-	if (!mkdtemp(dir))
-		abort();
-	setenv("KIT_SYSFS", dir, 1);
-	check(!zram_disksize_path(makedev(252, 0), path, sizeof(path)),
-	      "a device without disksize is not zram");
-	for (i = 0; i < 4; i++) {
-		snprintf(path, sizeof(path), "%s%s", dir, parts[i]);
-		if (i < 3 ? mkdir(path, 0755) : close(creat(path, 0644)))
-			abort();
-	}
-	check(zram_disksize_path(makedev(252, 0), path, sizeof(path)) &&
-	      strstr(path, "/dev/block/252:0/disksize"),
-	      "zram: /sys/dev/block/MAJ:MIN/disksize");
-	for (i = 3; i >= 0; i--) {
-		snprintf(path, sizeof(path), "%s%s", dir, parts[i]);
-		remove(path);
-	}
-	remove(dir);
 }
 
 /*
@@ -697,39 +837,41 @@ static void test_verify(void)
 	static unsigned char out[OUT_SIZE];
 	const size_t len = (7 << 19) + 123, pieces[] = { 1, 777777, 3 << 20 };
 	char path[] = "/tmp/rdload-unit-verify.XXXXXX";
-	struct target t = { .path = path };
+	int fd = mkstemp(path);
 	unsigned char *data = malloc(len), byte;
-	size_t i, n;
+	const size_t npieces = sizeof(pieces) / sizeof(pieces[0]);
+	size_t i, n, k;
 	bool ok = true;
 
-	t.fd = mkstemp(path);
-	if (!data || t.fd < 0)
+	if (!data || fd < 0)
 		abort();
 	for (i = 0; i < len; i++)
 		data[i] = i * 2654435761u >> 24;
 	ld.verify = true;
 	ld.out = out;
-	for (i = 0; i < len; i += n) {
-		n = pieces[i % 3] < len - i ? pieces[i % 3] : len - i;
+	for (i = k = 0; i < len; i += n, k++) {
+		n = pieces[k % npieces];
+		if (n > len - i)
+			n = len - i;
 		ok &= !sum_written(&ld, data + i, n);
 		ld.queued += n;
 	}
 	ld.written = len;
-	ok &= write(t.fd, data, len) == (ssize_t)len;
-	check(ok && ld.nsums >= 4 && !verify_target(&ld, &t),
-	      "--verify: the same bytes read back, summed in uneven pieces");
+	ok &= write(fd, data, len) == (ssize_t)len;
+	check("--verify: the same bytes read back, summed in uneven pieces",
+	      ok && ld.nsums >= 4 && !rd_verify(&ld, fd, path));
 	byte = data[(5 << 19) + 10] ^ 1;
-	ok &= pwrite(t.fd, &byte, 1, (5 << 19) + 10) == 1;
-	check(ok && verify_target(&ld, &t) < 0 &&
-	      strstr(ld.error, "in MiB 2 (bytes 2097152-3145727)"),
-	      "--verify: one byte changed in MiB 2 is found there");
+	ok &= pwrite(fd, &byte, 1, (5 << 19) + 10) == 1;
+	check("--verify: one byte changed in MiB 2 is found there",
+	      ok && rd_verify(&ld, fd, path) < 0 &&
+	      strstr(ld.error, "in MiB 2 (bytes 2097152-3145727)"));
 	ld.error[0] = 0;
-	ok &= !ftruncate(t.fd, 2 << 20);
-	check(ok && verify_target(&ld, &t) < 0 &&
+	ok &= !ftruncate(fd, 2 << 20);
+	check("--verify: a target that ends early is an error",
+	      ok && rd_verify(&ld, fd, path) < 0 &&
 	      strstr(ld.error, "cannot read") &&
-	      strstr(ld.error, "at 2097152: end of device"),
-	      "--verify: a target that ends early is an error");
-	close(t.fd);
+	      strstr(ld.error, "at 2097152: end of device"));
+	close(fd);
 	unlink(path);
 	free(ld.sums);
 	free(data);
@@ -741,6 +883,7 @@ int main(void)
 	unsigned char *img = make_ext2(IMAGE_KIB, &len);
 
 	test_identify();
+	test_identify_order();
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		test_codec(&cases[i], img, len);
 	test_pending_output();
@@ -749,10 +892,12 @@ int main(void)
 	test_lzop_flags(img, len);
 	test_lz4_frames();
 	test_plain(img, len);
+	test_start(img, len);
+	test_padded_stream(img, len);
+	test_identify_size0();
 	test_old_gzip();
 	test_identify_only(img, len);
-	test_names();
 	test_verify();
 	free(img);
-	return failures ? 1 : 0;
+	return unit_status();
 }

@@ -23,64 +23,14 @@ brd() {
 	rmmod brd && insmod /lib/modules/dist/brd.ko rd_nr="$1" rd_size="$2"
 }
 
-fill() {
-	head -c "$(blockdev --getsize64 "$1")" "$T/pattern" >"$1"
-}
+# The shared helpers (tests/rdcheck.sh): fill, untouched_past, loaded,
+# reads_back.
+RD_PATTERN=$T/pattern RD_TMP=$T RD_MNT=$mnt RD_TREE=$D/tree
+. "$D/rdcheck.sh"
 
-# untouched_past DEV N: DEV still holds the pattern from byte N on.
-untouched_past() {
-	tail -c +$(($2 + 1)) "$1" >"$T/dev.tail"
-	head -c "$(blockdev --getsize64 "$1")" "$T/pattern" |
-		tail -c +$(($2 + 1)) >"$T/pattern.tail"
-	cmp -s "$T/dev.tail" "$T/pattern.tail"
-}
-
-# loads NAME DEV RAW BYTES ARGS...: rdload ARGS succeeds, DEV (filled
-# with the pattern before) begins with RAW's BYTES bytes, and holds the
-# pattern after them.
-loads() {
-	name=$1 dev=$2 raw=$3 bytes=$4
-	shift 4
-	if ! $KIT rdload -q "$@" >"$T/out" 2>&1; then
-		fail "$name" "$(cat "$T/out")"
-	elif ! cmp -s -n "$bytes" "$raw" "$dev"; then
-		fail "$name" "$dev does not begin with the $bytes bytes of $raw"
-	elif ! untouched_past "$dev" "$bytes"; then
-		fail "$name" "$dev changed past the image's $bytes bytes"
-	else
-		pass "$name"
-	fi
-}
-
-# same_files NAME: the files of tree/ read back from $mnt (busybox diff
-# has no -x for ext2's lost+found).
-same_files() {
-	differ=$(diff -r "$D/tree" "$mnt" 2>&1 | grep -vx "Only in $mnt: lost+found")
-	[ -z "$differ" ] && pass "$1" || fail "$1" "$(echo "$differ" | head -5)"
-}
-
-# reads_back NAME DEV IMAGE: the kernel mounts what was loaded from IMAGE.
-reads_back() {
-	case $3 in
-	ext2*) type=ext2 ;;
-	ext4*) type=ext4 ;;
-	squashfs*) type=squashfs ;;
-	romfs*) type=romfs ;;
-	minix*) type=minix ;;
-	*) return ;;
-	esac
-	if ! why=$(mount -o ro -t "$type" "$2" "$mnt" 2>&1); then
-		fail "$1: mounts as $type" "$why"
-		return
-	fi
-	if [ "$type" = minix ]; then
-		# mkfs.minix cannot copy files in: an empty root directory.
-		[ -z "$(ls -A "$mnt")" ] && pass "$1: mounts as minix, root read" ||
-			fail "$1: mounts as minix, root read" "$(ls -A "$mnt")"
-	else
-		same_files "$1: mounts as $type, files read back"
-	fi
-	umount "$mnt"
+run_rdload() {
+	$KIT rdload "$@" >"$T/out" 2>"$T/err"
+	status=$?
 }
 
 # Every compressor on ext2 and minix (the kernel's classic images); the
@@ -89,14 +39,12 @@ brd 2 2048
 while read -r file raw kind word kib; do
 	[ "$word" = - ] && continue
 	case $file in ext2.*|minix.*|*.img|*.img.gz) ;; *) continue ;; esac
-	if [ "$kind" = image ]; then
-		bytes=$(stat -c %s "$D/$raw")
-	else
-		bytes=$((kib * 1024))
-	fi
+	# The kernel's size of the filesystem, compressed or not.
+	kib=$(awk -v raw="$raw" '$1 == raw { print $5 }' "$D/expect")
+	bytes=$((kib * 1024))
 	fill /dev/ram1
-	loads "rdload: $file into brd" /dev/ram1 "$D/$raw" "$bytes" \
-		-o /dev/ram1 "$D/$file"
+	run_rdload -o /dev/ram1 "$D/$file"
+	loaded "rdload: $file into brd" /dev/ram1 "$D/$raw" "$bytes" "1 disk"
 	reads_back "rdload: $file in brd" /dev/ram1 "$file"
 done <"$D/expect"
 
@@ -113,8 +61,9 @@ umount "$mnt" 2>/dev/null
 # the node is missing.
 fill /dev/ram0
 rm -f /dev/ram0
-loads "rdload: default target /dev/ram0, its node made" /dev/ram0 \
-	"$D/ext2.img" $((1024 * 1024)) "$D/ext2.img.xz"
+run_rdload "$D/ext2.img.xz"
+loaded "rdload: default target /dev/ram0, its node made" /dev/ram0 \
+	"$D/ext2.img" $((1024 * 1024)) "1 disk"
 [ "$(stat -c '%F %t:%T' /dev/ram0)" = "block special file 1:0" ] &&
 	pass "rdload: /dev/ram0 made as block device 1:0" ||
 	fail "rdload: /dev/ram0 made as block device 1:0" "$(ls -l /dev/ram0)"
@@ -177,6 +126,10 @@ if dev=$($DM create kit-fail "0 4096 linear /dev/ram0 0" "4096 12288 error"); th
 	expect_err "rdload: a device that fails writes: the error and a count" \
 		1 "^rdload: .*Input/output error; [0-9]+ bytes written to $dev\$" \
 		$KIT rdload -q -o "$dev" "$D4/ext2.img.gz"
+	# O_EXCL: a device held by another (device-mapper here) is refused.
+	expect_err "rdload: a brd that a device-mapper device holds is refused" \
+		1 "^rdload: /dev/ram0 is in use \(mounted, or held by a device or program that opened it exclusively\): free it first$" \
+		$KIT rdload -q -o /dev/ram0 "$D/romfs.img"
 	cmp -s -n 2097152 "$D4/ext2.img" /dev/ram0 &&
 		pass "rdload: a device that fails writes: what it kept is the image" ||
 		fail "rdload: a device that fails writes: what it kept is the image"
