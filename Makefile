@@ -81,7 +81,7 @@ $(O):
 # Unit tests: tests/X_unit.c includes the code it tests.
 UNITS := $(basename $(notdir $(wildcard tests/*_unit.c)))
 $(O)/%_unit: tests/%_unit.c $(O)/lib.o \
-	   $(wildcard applets/*.c applets/*.h tests/*.h) | $(O)
+	   $(wildcard applets/*.c applets/*.h bpf/*.h tests/*.h) | $(O)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(filter-out -static -s,$(CFLAGS)) -o $@ $< $(O)/lib.o $(LDLIBS)
 
