@@ -771,9 +771,14 @@ int initrd_main(int argc, char **argv)
 	base = base ? base + 1 : argv[0];
 	if (!strcmp(base, "init"))
 		return boot_main(argc, argv);
-	if (argc < 2)
+	/* Options before the command: only -h, and errors in one wording. */
+	kit_getopt(argc, argv, "+", NULL);
+	if (optind == argc)
 		die_usage("give a command: mkcpio (see initrd --help)");
-	if (!strcmp(argv[1], "mkcpio"))
-		return mkcpio_main(argc - 1, argv + 1);
-	die_usage("unknown command '%s': mkcpio (see initrd --help)", argv[1]);
+	if (strcmp(argv[optind], "mkcpio"))
+		die_usage("unknown command '%s': mkcpio (see initrd --help)",
+			  argv[optind]);
+	argv += optind, argc -= optind;
+	optind = 0;	/* mkcpio parses its own options afresh */
+	return mkcpio_main(argc, argv);
 }

@@ -203,6 +203,14 @@ udpiter -c -j|^udpiter: -c and -j exclude each other; give one of them$
 udpiter pin|^udpiter: pin takes one PATH$
 rdload -i|^rdload: no IMAGE given \(see rdload --help\)$
 rdload /dev/null -s 1x|^rdload: -s takes a block number \(1 KiB blocks\), got 1x$
+rdload -qx|^rdload: unknown option '-x'; see 'rdload --help'$
+rdload -s|^rdload: option '-s' needs a value; see 'rdload --help'$
+rdload /dev/null -o|^rdload: option '-o' needs a value; see 'rdload --help'$
+initrd|^initrd: give a command: mkcpio \(see initrd --help\)$
+initrd -x|^initrd: unknown option '-x'; see 'initrd --help'$
+initrd mkboot|^initrd: unknown command 'mkboot': mkcpio \(see initrd --help\)$
+initrd mkcpio -o|^initrd: option '-o' needs a value; see 'initrd --help'$
+initrd mkcpio -k 1 -o /dev/null a b|^initrd: mkcpio takes one IMAGE at most, got 'b'$
 END
 while read -r args; do
 	applet=${args%% *}
@@ -215,6 +223,8 @@ mcled -l x get --help
 mcled set 1 2 3 -h
 tcpiter -4 -h
 udpiter -c --help
+rdload -q -h
+initrd mkcpio -m ext4 --help
 END
 
 # Every applet's usage ends with the exit-status line, written once.
