@@ -24,6 +24,7 @@
 
 #include "kit.h"
 #include "initrd.h"
+#include "rdimage.h"
 /* ---- mkcpio: a newc archive ---- */
 
 struct cpio {
@@ -384,6 +385,60 @@ static void cpio_modules(struct cpio *c, struct modules *m)
 	cpio_data(c, LIST_PATH + 1, S_IFREG | 0644, list, len);
 }
 
+static ssize_t image_read(struct load *ld, void *buf, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = read(*(int *)ld->in_ctx, buf, len);
+	while (n < 0 && errno == EINTR);
+	return n;
+}
+
+/* The filesystem in IMAGE, found as the kernel finds it, inside its
+ * compression too (rdload -i's engine). */
+static const char *image_fs(const char *path, unsigned long start)
+{
+	struct load ld = { .read = image_read, .input_len = UINT64_MAX,
+			   .start = (uint64_t)start * RD_BLOCK };
+	const char *fs;
+	struct stat st;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st))
+		die_errno("cannot read %s", path);
+	if (S_ISREG(st.st_mode))
+		ld.input_len = st.st_size;
+	ld.in_ctx = &fd;
+	if (rd_alloc(&ld) || rd_find(&ld) || rd_report_size(&ld))
+		die("%s: %s; give -s START if it starts at a later block (as "
+		    "ramdisk_start= will)", path, ld.error);
+	fs = ld.id.fs;
+	rd_free(&ld);
+	close(fd);
+	if (!fs)
+		die("%s: the kernel would find no filesystem in it; name its "
+		    "module with -m", path);
+	return fs;
+}
+
+/* The module that mounts the image's filesystem, unless built in:
+ * Debian serves ext2 with ext4. */
+static void add_fs_module(struct modules *m, const char *fs)
+{
+	char name[16];
+	size_t len, i;
+
+	for (i = 0; fs[i] && i < sizeof(name) - 1; i++)
+		name[i] = fs[i] >= 'A' && fs[i] <= 'Z' ? fs[i] - 'A' + 'a' : fs[i];
+	name[i] = '\0';
+	if (!strcmp(name, "ext2") && !find_module_line(m->dep, name, &len) &&
+	    !(m->builtin && find_module_line(m->builtin, name, &len)))
+		strcpy(name, "ext4");
+	add_module(m, name, false);
+}
+
 /* OUT is written as OUT.XXXXXX and renamed when whole: a failure leaves
  * no half archive, and an old OUT stays as it was. */
 static char partial[PATH_MAX];
@@ -418,9 +473,15 @@ int mkcpio_main(int argc, char **argv)
 	const char *root = "/", *kver = NULL, *out = NULL, *mods[64];
 	struct utsname u;
 	int opt, nmods = 0, i;
+	unsigned long start = 0;
 
-	while ((opt = kit_getopt(argc, argv, "r:k:m:o:", NULL)) != -1) {
+	while ((opt = kit_getopt(argc, argv, "r:k:m:o:s:", NULL)) != -1) {
 		switch (opt) {
+		case 's':
+			if (parse_ulong(optarg, 0, 0, INT_MAX, &start))
+				die_usage("-s takes a block number (1 KiB "
+					  "blocks), got %s", optarg);
+			break;
 		case 'r':
 			root = optarg;
 			break;
@@ -446,6 +507,8 @@ int mkcpio_main(int argc, char **argv)
 	}
 	open_modules(&m, root, kver);
 	add_module(&m, "brd", false);
+	if (optind < argc)
+		add_fs_module(&m, image_fs(argv[optind], start));
 	for (i = 0; i < nmods; i++)
 		add_module(&m, mods[i], false);
 	if (out) {

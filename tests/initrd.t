@@ -187,8 +187,9 @@ deps_first() {
 host_checks() {
 	local moddir=$root/lib/modules/$kver out=$work/$k.cpio x=$work/x-$k
 
-	expect "initrd: [$k] mkcpio -m ext4 -m virtio_blk" 0 "" \
-		"$KIT" initrd mkcpio -r "$root" -k "$kver" -m ext4 \
+	# No -m ext4: mkcpio finds ext2 inside the gzip and takes its module.
+	expect "initrd: [$k] mkcpio -m virtio_pci -m virtio_blk IMAGE" 0 "" \
+		"$KIT" initrd mkcpio -r "$root" -k "$kver" \
 		-m virtio_pci -m virtio_blk -o "$out" "$work/old.ext2.gz"
 	mkdir -p "$x"
 	(cd "$x" && cpio -id --quiet <"$out") ||
@@ -223,6 +224,14 @@ host_checks() {
 		fail "initrd: [$k] modules with their dependencies, uncompressed" "$elf"
 	expect "initrd: [$k] dependencies load first" 0 ok \
 		deps_first "$moddir/modules.dep" "$x/kit/modules"
+	expect "initrd: [$k] mkcpio takes the module of a romfs.xz image" 0 \
+		"brd mtd romfs" sh -c '"$1" initrd mkcpio -r "$2" -k "$3" "$4" |
+			cpio -i --quiet --to-stdout kit/modules | awk "{ print \$1 }" |
+			tr "\n" " " | sed "s/ \$//"' sh "$KIT" "$root" "$kver" \
+		"$work/ram.romfs.xz"
+	expect_err "initrd: [$k] mkcpio: an IMAGE the kernel would not find" 1 \
+		"initrd: .*/junk: RAMDISK: Couldn't find valid RAM disk image starting at 0\\.; name its module with -m" \
+		"$KIT" initrd mkcpio -r "$root" -k "$kver" -o "$work/n.cpio" "$work/junk"
 	expect_err "initrd: [$k] mkcpio: an unknown module" 1 \
 		"initrd: no module nosuchmod in .*/modules.dep" \
 		"$KIT" initrd mkcpio -r "$root" -k "$kver" -m nosuchmod -o "$work/n.cpio"
@@ -281,7 +290,7 @@ host_usage_checks() {
 		"initrd: as init, kit runs only as PID 1" "$work/init"
 }
 
-# wrapped IMAGE OUT: the image behind the wrapper, as a boot loader puts
+# wrapped IMAGE OUT [START]: the image behind the wrapper, as a boot loader puts
 # it (found in /sys/firmware/initrd, retain_initrd, 6.8+), or inside the
 # cpio on older kernels; sets $found to the console line that says so.
 wrapped() {
@@ -289,9 +298,8 @@ wrapped() {
 		cat "$wrap" "$1" >"$2"
 		found='initrd: the image follows the cpio in /sys/firmware/initrd'
 	else
-		"$KIT" initrd mkcpio -r "$root" -k "$kver" -m ext4 -m minix \
-			-m virtio_pci -m virtio_blk \
-			-m romfs -o "$2" "$1"
+		"$KIT" initrd mkcpio -r "$root" -k "$kver" -s "${3:-0}" -m minix \
+			-m virtio_pci -m virtio_blk -o "$2" "$1"
 		found='initrd: the image is the one in the cpio'
 	fi
 }
@@ -320,7 +328,7 @@ ram_boots() {
 		'RAMDISK: Loading 40960KiB \[1 disk\] into ram disk... done'
 	sees big "and boots" '^ramroot: pid=1 root=/dev/ram0$'
 
-	wrapped "$work/start.bin" "$work/$k-start"
+	wrapped "$work/start.bin" "$work/$k-start" 5
 	boot start "$work/$k-start" "root=/dev/ram0 retain_initrd ramdisk_start=5"
 	sees start "ramdisk_start=5 finds the image at block 5" \
 		'RAMDISK: gzip image found at block 5'
@@ -429,6 +437,7 @@ ram_images() {
 }
 ram_images ext2
 ram_images romfs
+head -c 5000 /dev/urandom >"$work/junk"
 # Two volumes of whole 512-byte sectors, the last padded with zeros
 # (bytes after the stream's end are not read).
 half=$(( $(stat -c %s "$work/ram.ext2.gz") / 1024 * 512 ))

@@ -3,6 +3,8 @@
  * reader, module names and device numbers. */
 #include "../applets/initrd.c"
 #include "../applets/mkcpio.c"
+#include "../applets/rdimage.c"
+#include "../applets/rddecode.c"
 #include "unit.h"
 
 /* The boot runs rdload in a child; these tests never boot. */
