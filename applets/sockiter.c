@@ -452,18 +452,8 @@ static int load(struct sockiter *it, const struct sockiter_loader *loader,
 
 /* ---- reading ---- */
 
-/* /proc's pointer, as the program printed it ("%pK\n") */
-#define PTR_MAX 32
-
-struct row {
-	struct sock_rec r;
-	__u32 order;			/* as the kernel walked */
-	__u32 ptr_len;
-	char ptr[PTR_MAX];
-};
-
 struct rows {
-	struct row *v;
+	struct sockiter_row *v;
 	size_t n, cap;
 };
 
@@ -474,7 +464,7 @@ static size_t parse_rows(struct rows *rows, const char *buf, size_t len,
 {
 	const char *ptr, *nl = NULL;
 	size_t off = 0;
-	struct row *w;
+	struct sockiter_row *w;
 
 	while (len - off >= sizeof(struct sock_rec)) {
 		ptr = buf + off + sizeof(struct sock_rec);
@@ -490,8 +480,8 @@ static size_t parse_rows(struct rows *rows, const char *buf, size_t len,
 		memcpy(&w->r, buf + off, sizeof(w->r));
 		w->order = rows->n++;
 		w->ptr_len = pointer ? nl - ptr : 0;
-		if (w->ptr_len > PTR_MAX)
-			w->ptr_len = PTR_MAX;
+		if (w->ptr_len > SOCK_PTR_MAX)
+			w->ptr_len = SOCK_PTR_MAX;
 		memcpy(w->ptr, ptr, w->ptr_len);
 		off = pointer ? nl + 1 - buf : ptr - buf;
 	}
@@ -499,7 +489,7 @@ static size_t parse_rows(struct rows *rows, const char *buf, size_t len,
 }
 
 /* The whole walk, parsed as it is read: only the rows take memory. */
-static struct row *read_rows(int link, bool pointer, size_t *count)
+static struct sockiter_row *read_rows(int link, bool pointer, size_t *count)
 {
 	static char buf[128 * 1024];
 	struct rows rows = { 0 };
@@ -535,7 +525,7 @@ static struct row *read_rows(int link, bool pointer, size_t *count)
  * hash.  Ties keep the walk's order. */
 static int by_slot(const void *x, const void *y)
 {
-	const struct row *a = x, *b = y;
+	const struct sockiter_row *a = x, *b = y;
 
 	if (a->r.family != b->r.family)
 		return a->r.family - b->r.family;
@@ -545,9 +535,9 @@ static int by_slot(const void *x, const void *y)
 }
 
 /* IPv4 first, as `cat /proc/net/tcp /proc/net/tcp6`; else walk order. */
-static void group_by_family(struct row *rows, size_t n)
+static void group_by_family(struct sockiter_row *rows, size_t n)
 {
-	struct row *v6 = malloc(n * sizeof(*rows) + 1);
+	struct sockiter_row *v6 = malloc(n * sizeof(*rows) + 1);
 	size_t i, n4 = 0, n6 = 0;
 
 	if (!v6)
@@ -560,217 +550,6 @@ static void group_by_family(struct row *rows, size_t n)
 	}
 	memcpy(rows + n4, v6, n6 * sizeof(*rows));
 	free(v6);
-}
-
-/* ---- /proc's text ---- */
-
-/*
- * The 8 hex digits of v as 8 characters, most significant first in
- * memory: one nibble per byte, then 0-9 to '0'-'9' and 10-15 to 'A'-'F'
- * in all bytes at once (b + 6 carries into bit 4 when b >= 10).
- */
-static __u64 hex8(__u32 v)
-{
-	__u64 x = v;
-
-	x = (x | x << 16) & 0x0000ffff0000ffffULL;
-	x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
-	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
-	x = htobe64(x);
-	return x + 0x3030303030303030ULL +
-	       7 * ((x + 0x0606060606060606ULL) >> 4 & 0x0101010101010101ULL);
-}
-
-/* v as exactly n hex digits, n <= 8 and v < 16^n: %0<n>X */
-static inline char *put_hex_n(char *p, __u32 v, int n)
-{
-	__u64 digits = hex8(v);
-
-	memcpy(p, (char *)&digits + 8 - n, n);
-	return p + n;
-}
-
-/* %0<width>X, width at most 8 */
-static char *put_hex(char *p, __u64 v, int width)
-{
-	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
-
-	if (n < width)
-		n = width;
-	if (n > 8) {
-		p = put_hex(p, v >> 32, n - 8);
-		return put_hex_n(p, v, 8);
-	}
-	return put_hex_n(p, v, n);
-}
-
-#define DEC_PAIRS(t) t "0" t "1" t "2" t "3" t "4" t "5" t "6" t "7" t "8" t "9"
-static const char dec_pairs[] = DEC_PAIRS("0") DEC_PAIRS("1") DEC_PAIRS("2")
-	DEC_PAIRS("3") DEC_PAIRS("4") DEC_PAIRS("5") DEC_PAIRS("6")
-	DEC_PAIRS("7") DEC_PAIRS("8") DEC_PAIRS("9");	/* "00" to "99" */
-
-/* %<width>u, two digits a division */
-static char *put_dec(char *p, __u64 v, int width)
-{
-	char tmp[20], *end = tmp + sizeof(tmp), *d = end;
-	int n;
-
-	for (; v >= 100; v /= 100)
-		memcpy(d -= 2, dec_pairs + 2 * (v % 100), 2);
-	if (v >= 10)
-		memcpy(d -= 2, dec_pairs + 2 * v, 2);
-	else
-		*--d = '0' + v;
-	n = end - d;
-	if (width > n) {
-		memset(p, ' ', width - n);
-		p += width - n;
-	}
-	memcpy(p, d, n);
-	return p + n;
-}
-
-static char *put_sdec(char *p, __s64 v)
-{
-	if (v < 0) {
-		*p++ = '-';
-		v = -v;
-	}
-	return put_dec(p, v, 0);
-}
-
-/* "%08X:%04X " or "%08X%08X%08X%08X:%04X " */
-static char *put_endpoint(char *p, const __u32 *addr, int family, __u16 port)
-{
-	int i;
-
-	for (i = 0; i < (family == SOCK_FAMILY_V4 ? 1 : 4); i++)
-		p = put_hex_n(p, addr[i], 8);
-	*p++ = ':';
-	p = put_hex_n(p, port, 4);
-	*p++ = ' ';
-	return p;
-}
-
-/* At most this long: sl, addresses, numbers, pointer, padding. */
-#define ROW_MAX 512
-
-static char *format_proc_row(char *p, const struct sockiter_proto *proto,
-			     const struct sock_rec *r, const char *ptr,
-			     int ptr_len)
-{
-	char *start = p;
-
-	p = put_dec(p, r->sl, proto->sl_width);
-	*p++ = ':';
-	*p++ = ' ';
-	p = put_endpoint(p, r->src, r->family, r->sport);
-	p = put_endpoint(p, r->dst, r->family, r->dport);
-	p = put_hex_n(p, r->state, 2);
-	*p++ = ' ';
-	p = put_hex_n(p, r->tx_queue, 8);
-	*p++ = ':';
-	p = put_hex_n(p, r->rx_queue, 8);
-	*p++ = ' ';
-	p = put_hex_n(p, r->timer, 2);
-	*p++ = ':';
-	p = put_hex(p, r->when, 8);
-	*p++ = ' ';
-	p = put_hex_n(p, r->retransmits, 8);
-	*p++ = ' ';
-	p = put_dec(p, r->uid, 5);
-	*p++ = ' ';
-	p = put_dec(p, r->probes, 8);
-	*p++ = ' ';
-	p = put_dec(p, r->inode, 0);
-	*p++ = ' ';
-	p = put_sdec(p, (__s32)r->refcnt);
-	*p++ = ' ';
-	if (ptr_len > 32)
-		ptr_len = 32;
-	memcpy(p, ptr, ptr_len);
-	p += ptr_len;
-	if (!proto->tcp_tail) {
-		*p++ = ' ';
-		p = put_dec(p, r->drops, 0);
-	} else if (r->kind == SOCK_KIND_FULL) {
-		*p++ = ' ';
-		p = put_dec(p, r->rto, 0);
-		*p++ = ' ';
-		p = put_dec(p, r->ato, 0);
-		*p++ = ' ';
-		p = put_dec(p, r->quick_pingpong, 0);
-		*p++ = ' ';
-		p = put_dec(p, r->cwnd, 0);
-		*p++ = ' ';
-		p = put_sdec(p, r->ssthresh);
-	}
-	/* seq_pad(): IPv4 rows are as wide as their header */
-	if (r->family == SOCK_FAMILY_V4 && p - start < proto->width4) {
-		memset(p, ' ', proto->width4 - (p - start));
-		p = start + proto->width4;
-	}
-	*p++ = '\n';
-	return p;
-}
-
-/* /proc's header, padded like its rows. */
-static char *put_header(char *p, const struct sockiter *it, int family)
-{
-	const struct sockiter_proto *proto = it->proto;
-	const char *h = family == SOCK_FAMILY_V4 ? proto->header4 :
-						   proto->header6;
-	char *start = p;
-
-	/* Before 5.16 /proc/net/udp's header began with two spaces. */
-	if (family == SOCK_FAMILY_V4 && !proto->tcp_tail &&
-	    !it->config.udp_header_wide)
-		h++;
-	p = stpcpy(p, h);
-	while (family == SOCK_FAMILY_V4 && p - start < proto->width4)
-		*p++ = ' ';
-	*p++ = '\n';
-	return p;
-}
-
-static void write_out(const char *buf, size_t len)
-{
-	if (write_all(STDOUT_FILENO, buf, len) < 0)
-		die_errno("write error");
-}
-
-/* stdout's buffer written out: a walk stops at the first write error. */
-static void flush_out(void)
-{
-	if (fflush(stdout) || ferror(stdout))
-		die_errno("write error");
-}
-
-/* The whole walk is in rows: written in pieces that stay in the cache. */
-static void print_proc(const struct sockiter *it, const struct row *rows,
-		       size_t n)
-{
-	static char out[256 * 1024];
-	char *p = out;
-	size_t i = 0;
-	int family;
-
-	flush_out();
-	for (family = SOCK_FAMILY_V4; family <= SOCK_FAMILY_V6; family++) {
-		if (!(it->config.filter.families & (1 << family)))
-			continue;
-		if (!it->no_header)
-			p = put_header(p, it, family);
-		for (; i < n && rows[i].r.family == family; i++) {
-			if (out + sizeof(out) - p < ROW_MAX) {
-				write_out(out, p - out);
-				p = out;
-			}
-			p = format_proc_row(p, it->proto, &rows[i].r,
-					    rows[i].ptr, rows[i].ptr_len);
-		}
-	}
-	write_out(out, p - out);
 }
 
 /* ---- the other forms ---- */
@@ -798,7 +577,7 @@ static void print_table_endpoint(const __u32 *addr, int family, __u16 port,
 	printf(" %-27s", text);
 }
 
-static void print_table(const struct sockiter *it, const struct row *rows,
+static void print_table(const struct sockiter *it, const struct sockiter_row *rows,
 			size_t n)
 {
 	size_t i;
@@ -828,12 +607,12 @@ static void json_field(const char *name, const char *value)
 	json_string(stdout, value);
 }
 
-static void print_json_row(const struct sockiter *it, const struct row *w,
+static void print_json_row(const struct sockiter *it, const struct sockiter_row *w,
 			   const char *netns)
 {
 	const struct sock_rec *r = &w->r;
 	const char *state = tcp_states[r->state & SOCK_STATE_MASK].name;
-	char a[INET6_ADDRSTRLEN], pointer[PTR_MAX + 1];
+	char a[INET6_ADDRSTRLEN], pointer[SOCK_PTR_MAX + 1];
 
 	printf("{\"family\":");
 	json_string(stdout, r->family == SOCK_FAMILY_V4 ? "inet" : "inet6");
@@ -893,7 +672,7 @@ static void print_counts(const struct sockiter *it,
 static void dump(const struct sockiter *it, int link,
 		 const struct sockiter_prog *prog, const char *netns)
 {
-	struct row *rows;
+	struct sockiter_row *rows;
 	size_t n, i;
 
 	if (it->output == SOCK_OUT_COUNT)
@@ -902,7 +681,7 @@ static void dump(const struct sockiter *it, int link,
 	if (it->output == SOCK_OUT_COUNT) {
 		free(rows);
 		print_counts(it, prog->counts);
-		flush_out();
+		sockiter_flush_out();
 		return;
 	}
 	if (it->proto->sort_by_sl)
@@ -910,13 +689,13 @@ static void dump(const struct sockiter *it, int link,
 	else
 		group_by_family(rows, n);
 	if (it->output == SOCK_OUT_PROC)
-		print_proc(it, rows, n);
+		sockiter_print_proc(it, rows, n);
 	else if (it->output == SOCK_OUT_TABLE)
 		print_table(it, rows, n);
 	else
 		for (i = 0; i < n; i++)
 			print_json_row(it, &rows[i], netns);
-	flush_out();
+	sockiter_flush_out();
 	free(rows);
 }
 

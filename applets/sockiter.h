@@ -137,6 +137,23 @@ struct sockiter {
 	const char *pin_path;		/* pin PATH */
 };
 
+/* /proc's pointer, as the program printed it ("%pK\n") */
+#define SOCK_PTR_MAX 32
+
+/* One socket of the walk. */
+struct sockiter_row {
+	struct sock_rec r;
+	__u32 order;			/* as the kernel walked */
+	__u32 ptr_len;
+	char ptr[SOCK_PTR_MAX];
+};
+
+/* sockproc.c: rows as /proc prints them, to stdout; and stdout's stdio
+ * buffer written out before (a walk stops at the first write error). */
+void sockiter_print_proc(const struct sockiter *it,
+			 const struct sockiter_row *rows, size_t n);
+void sockiter_flush_out(void);
+
 /* Parses the command line into *it (usage errors exit 2). */
 void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		    int argc, char **argv);

@@ -5,6 +5,7 @@
  * from a jiffies sample, and records formatted into /proc's text.
  */
 #include "../applets/sockiter.c"
+#include "../applets/sockproc.c"
 #include "unit.h"
 
 static int prefix_is(const char *s, int family, const char *net_hex,
