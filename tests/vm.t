@@ -2,7 +2,7 @@
 # and 7.3 kernels under qemu (tests/vm/run, one boot per kernel), then a
 # self-check that the rig reports failures, how long it all took, and the
 # table of the kernels kit is proven on, made from this run's results.
-. tests/lib.sh
+. "$TESTS/lib.sh"
 start=$SECONDS
 log=$(mktemp)
 trap 'rm -f "$log"; t_cleanup' EXIT
