@@ -230,7 +230,7 @@ host_checks() {
 			tr "\n" " " | sed "s/ \$//"' sh "$KIT" "$root" "$kver" \
 		"$work/ram.romfs.xz"
 	expect_err "initrd: [$k] mkcpio: an IMAGE the kernel would not find" 1 \
-		"initrd: .*/junk: RAMDISK: Couldn't find valid RAM disk image starting at 0\\.; name its module with -m" \
+		"initrd: .*/junk: RAMDISK: Couldn't find valid RAM disk image starting at 0\\.; give -s START if it starts at a later block" \
 		"$KIT" initrd mkcpio -r "$root" -k "$kver" -o "$work/n.cpio" "$work/junk"
 	expect_err "initrd: [$k] mkcpio: an unknown module" 1 \
 		"initrd: no module nosuchmod in .*/modules.dep" \
@@ -340,17 +340,21 @@ ram_boots() {
 boots() {
 	local w=$work/$k.cpio
 
-	boot linuxrc "$w" "root=/dev/vda rw" "$work/root-initrd.img"
+	boot linuxrc "$w" "root=LABEL=kitroot rw" "$work/root-initrd.img"
 	sees linuxrc "/linuxrc runs as the kernel ran it (own session, cwd /, console, HOME, TERM, RAM disk as /)" \
 		'^linuxrc: pid=([0-9]+) session=\1 cwd=/ stdin=/dev/console HOME=/ TERM=linux root=/dev/ram0$'
 	sees linuxrc "the real root's init is PID 1 on /dev/root" \
 		'^realroot: pid=1 root=/dev/root$'
 	sees linuxrc "the RAM disk is on /initrd, with the marker /linuxrc left" \
 		'^realroot: initrd=linuxrc: pid='
+	sees linuxrc "root=LABEL= finds the real root by its ext4 label" \
+		'initrd: mounted root device LABEL=kitroot \([0-9]+:0\) on /root'
 	sees linuxrc "said where the image was" \
 		'initrd: the image is the one in the cpio, /kit/image'
 
-	boot noinitrd-dir "$w" "root=/dev/vda" "$work/root-plain.img"
+	boot noinitrd-dir "$w" "root=UUID=${root_uuid^^}" "$work/root-plain.img"
+	sees noinitrd-dir "root=UUID= finds it by its UUID, in any case" \
+		"initrd: mounted root device UUID=${root_uuid^^} \\([0-9]+:0\\) on /root"
 	sees noinitrd-dir "no /initrd on the real root: the RAM disk is unmounted" \
 		'^realroot: ram0 mounted at: $'
 	sees noinitrd-dir "and it says so" 'initrd: /initrd does not exist: unmounting the RAM disk'
@@ -454,9 +458,10 @@ printf '\377\377\377\377\377\377\377\377' |
 	dd of="$work/corrupt.gz" bs=1 seek=2000 conv=notrunc status=none
 make_tree "$work/t-root" - "$(init_script realroot)"
 mkdir -p "$work/t-root/initrd"
-mke2fs -q -F -t ext4 -d "$work/t-root" "$work/root-initrd.img" 16384
+mke2fs -q -F -t ext4 -L kitroot -d "$work/t-root" "$work/root-initrd.img" 16384
 rm -r "$work/t-root/initrd"
-mke2fs -q -F -t ext4 -d "$work/t-root" "$work/root-plain.img" 16384
+root_uuid=5d1e0c2a-1b7f-4c3e-9a55-6b2f4e8d9c10
+mke2fs -q -F -t ext4 -U "$root_uuid" -d "$work/t-root" "$work/root-plain.img" 16384
 
 host_usage_checks
 for k in $kernels; do
