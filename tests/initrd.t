@@ -143,6 +143,12 @@ boot() {
 	status=$?
 	tr -d '\r' <"$log.raw" >"$log"
 	echo "initrd: [$k] $name: boot took $((SECONDS - t0))s (qemu exit $status)"
+	# Seen twice under load: qemu ran, exited, and its console file stayed
+	# empty.  Once more, said in the log, so a real fault still fails.
+	if [ ! -s "$log" ] && [ -z "$retried" ]; then
+		echo "note: initrd: [$k] $name: the console stayed empty; booting again"
+		retried=1 boot "$@"
+	fi
 }
 
 # sees NAME CHECK PATTERN: the boot's console has a line matching PATTERN.
