@@ -366,25 +366,25 @@ static __u32 kernel_hz(bool verbose)
 
 /* /proc/net/udp's header gained a third leading space in 5.16 ("net:
  * udp: fix alignment problem in udp4_seq_show()"), and in some stable
- * kernels: ask /proc when it is there, else go by the version. */
+ * kernels: older kernels are asked through /proc when it is there.  Not
+ * for every kernel: reading /proc/net/udp walks UDP's hash, a few ms. */
 static bool udp_header_wide(void)
 {
 	char head[4] = "";
 	struct utsname u;
-	int major, minor;
-	int fd = open("/proc/net/udp", O_RDONLY | O_CLOEXEC);
+	int major = 0, minor = 0, fd;
+	ssize_t n;
 
-	if (fd >= 0) {
-		ssize_t n = read(fd, head, 3);
-
-		close(fd);
-		if (n == 3)
-			return !strcmp(head, "   ");
-	}
 	uname(&u);
-	if (sscanf(u.release, "%d.%d", &major, &minor) != 2)
+	sscanf(u.release, "%d.%d", &major, &minor);
+	if (major > 5 || (major == 5 && minor >= 16))
 		return true;
-	return major > 5 || (major == 5 && minor >= 16);
+	fd = open("/proc/net/udp", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, head, 3);
+	close(fd);
+	return n == 3 && !strcmp(head, "   ");
 }
 
 /* ---- loading ---- */
@@ -431,7 +431,8 @@ static int load(struct sockiter *it, const struct sockiter_loader *loader,
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
 		die("kernel has no BTF at /sys/kernel/btf/vmlinux");
 	it->config.hz = kernel_hz(it->verbose);
-	it->config.udp_header_wide = udp_header_wide();
+	if (!it->proto->tcp_tail)
+		it->config.udp_header_wide = udp_header_wide();
 	/* -v: libbpf's messages, so libbpf loads */
 	err = it->verbose ? -1 : loader->load_light(&it->config, prog);
 	if (err)
@@ -452,47 +453,105 @@ static int load(struct sockiter *it, const struct sockiter_loader *loader,
 
 /* ---- reading ---- */
 
-struct rows {
-	struct sockiter_row *v;
-	size_t n, cap;
+/*
+ * One walk as it is read.  Rows of `stream_family` are printed as they
+ * come; the others are held as the program wrote them and printed after
+ * the walk: IPv6 rows wait for the IPv4 table (/proc's order, `cat tcp
+ * tcp6`), and UDP's rows all wait to be sorted (below).
+ */
+struct walk {
+	const struct sockiter *it;
+	const char *netns;		/* --all-netns: the JSON field */
+	int stream_family;		/* -1: none */
+	char *held;			/* records and pointers */
+	size_t held_len, held_cap;
+	struct held_row {
+		__u32 key;		/* family << 31 | sl: /proc's order */
+		__u32 at;		/* offset in held, in walk order */
+	} *rows;
+	size_t n, rows_cap;
 };
 
-/* Parses the records at the start of buf[0..len) into rows; returns the
- * bytes used (a record cut by the end of buf waits for the next read). */
-static size_t parse_rows(struct rows *rows, const char *buf, size_t len,
-			 bool pointer)
+static void *grow(void *v, size_t *cap, size_t need, size_t size)
 {
-	const char *ptr, *nl = NULL;
-	size_t off = 0;
-	struct sockiter_row *w;
+	if (need <= *cap)
+		return v;
+	*cap = need > 2 * *cap ? need : 2 * *cap;
+	v = realloc(v, *cap * size);
+	if (!v)
+		die("out of memory");
+	return v;
+}
 
-	while (len - off >= sizeof(struct sock_rec)) {
-		ptr = buf + off + sizeof(struct sock_rec);
-		if (pointer && !(nl = memchr(ptr, '\n', buf + len - ptr)))
+static void print_row(const struct sockiter *it, const struct sockiter_row *w,
+		      const char *netns);
+
+/* The row from a record in its written form and its pointer. */
+static void print_written(struct walk *walk, const char *rec, size_t size,
+			  const char *ptr, size_t ptr_len)
+{
+	struct sockiter_row w;
+
+	memcpy(&w.r, rec, size);
+	if (size == SOCK_REC_V4_SIZE) {
+		w.r.dst[0] = w.r.src[1];
+		memset(w.r.src + 1, 0, sizeof(w.r.src) - sizeof(w.r.src[0]));
+		memset(w.r.dst + 1, 0, sizeof(w.r.dst) - sizeof(w.r.dst[0]));
+	}
+	w.ptr_len = ptr_len < SOCK_PTR_MAX ? ptr_len : SOCK_PTR_MAX;
+	memcpy(w.ptr, ptr, w.ptr_len);
+	print_row(walk->it, &w, walk->netns);
+}
+
+static void hold(struct walk *walk, const char *rec, size_t len,
+		 const struct sock_rec *head)
+{
+	struct held_row *h;
+
+	walk->held = grow(walk->held, &walk->held_cap, walk->held_len + len, 1);
+	walk->rows = grow(walk->rows, &walk->rows_cap, walk->n + 1,
+			  sizeof(*walk->rows));
+	h = &walk->rows[walk->n++];
+	h->key = (__u32)head->family << 31 | head->sl;
+	h->at = walk->held_len;
+	memcpy(walk->held + walk->held_len, rec, len);
+	walk->held_len += len;
+}
+
+/*
+ * Takes the records at the start of buf[0..len): each printed or held.
+ * Returns the bytes used (a record cut by the end of buf waits for the
+ * next read).
+ */
+static size_t take_records(struct walk *walk, const char *buf, size_t len)
+{
+	bool pointer = walk->it->config.want_pointer;
+	const char *rec, *ptr, *end;
+	struct sock_rec head;
+	size_t off = 0, size;
+
+	while (len - off >= SOCK_REC_V4_SIZE) {
+		rec = buf + off;
+		memcpy(&head, rec, offsetof(struct sock_rec, src));
+		size = SOCK_REC_SIZE(head.family);
+		if (len - off < size)
 			break;
-		if (rows->n == rows->cap) {
-			rows->cap = rows->cap ? 2 * rows->cap : 4096;
-			rows->v = realloc(rows->v, rows->cap * sizeof(*w));
-			if (!rows->v)
-				die("out of memory");
-		}
-		w = &rows->v[rows->n];
-		memcpy(&w->r, buf + off, sizeof(w->r));
-		w->order = rows->n++;
-		w->ptr_len = pointer ? nl - ptr : 0;
-		if (w->ptr_len > SOCK_PTR_MAX)
-			w->ptr_len = SOCK_PTR_MAX;
-		memcpy(w->ptr, ptr, w->ptr_len);
-		off = pointer ? nl + 1 - buf : ptr - buf;
+		ptr = end = rec + size;
+		if (pointer && !(end = memchr(ptr, '\n', buf + len - ptr)))
+			break;
+		if (head.family == walk->stream_family)
+			print_written(walk, rec, size, ptr, end - ptr);
+		else
+			hold(walk, rec, end + pointer - rec, &head);
+		off = end + pointer - buf;
 	}
 	return off;
 }
 
-/* The whole walk, parsed as it is read: only the rows take memory. */
-static struct sockiter_row *read_rows(int link, bool pointer, size_t *count)
+/* The whole walk, printed or held as it is read. */
+static void read_walk(struct walk *walk, int link)
 {
 	static char buf[128 * 1024];
-	struct rows rows = { 0 };
 	size_t have = 0, used;
 	int fd = bpf_iter_create(link);
 	ssize_t got;
@@ -510,46 +569,40 @@ static struct sockiter_row *read_rows(int link, bool pointer, size_t *count)
 		if (got == 0)
 			break;
 		have += got;
-		used = parse_rows(&rows, buf, have, pointer);
+		used = take_records(walk, buf, have);
 		memmove(buf, buf + used, have - used);
 		have -= used;
 	}
 	close(fd);
 	if (have)
 		die("the iterator's output is cut short");
-	*count = rows.n;
-	return rows.v;
 }
 
 /* /proc lists UDP sockets by hash slot; kernels from 6.5 walk another
  * hash.  Ties keep the walk's order. */
-static int by_slot(const void *x, const void *y)
+static int by_key(const void *x, const void *y)
 {
-	const struct sockiter_row *a = x, *b = y;
+	const struct held_row *a = x, *b = y;
 
-	if (a->r.family != b->r.family)
-		return a->r.family - b->r.family;
-	if (a->r.sl != b->r.sl)
-		return a->r.sl < b->r.sl ? -1 : 1;
-	return a->order < b->order ? -1 : a->order > b->order;
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	return a->at < b->at ? -1 : a->at > b->at;
 }
 
-/* IPv4 first, as `cat /proc/net/tcp /proc/net/tcp6`; else walk order. */
-static void group_by_family(struct sockiter_row *rows, size_t n)
+/* Held row i, printed. */
+static void print_held(struct walk *walk, size_t i)
 {
-	struct sockiter_row *v6 = malloc(n * sizeof(*rows) + 1);
-	size_t i, n4 = 0, n6 = 0;
+	const char *rec = walk->held + walk->rows[i].at;
+	const char *ptr, *end;
+	struct sock_rec head;
+	size_t size;
 
-	if (!v6)
-		die("out of memory");
-	for (i = 0; i < n; i++) {
-		if (rows[i].r.family != SOCK_FAMILY_V4)
-			v6[n6++] = rows[i];
-		else if (n4++ < i)	/* in place up to the first IPv6 row */
-			rows[n4 - 1] = rows[i];
-	}
-	memcpy(rows + n4, v6, n6 * sizeof(*rows));
-	free(v6);
+	memcpy(&head, rec, offsetof(struct sock_rec, src));
+	size = SOCK_REC_SIZE(head.family);
+	ptr = end = rec + size;
+	if (walk->it->config.want_pointer)
+		end = memchr(ptr, '\n', walk->held + walk->held_len - ptr);
+	print_written(walk, rec, size, ptr, end - ptr);
 }
 
 /* ---- the other forms ---- */
@@ -577,27 +630,24 @@ static void print_table_endpoint(const __u32 *addr, int family, __u16 port,
 	printf(" %-27s", text);
 }
 
-static void print_table(const struct sockiter *it, const struct sockiter_row *rows,
-			size_t n)
+static void print_table_header(void)
 {
-	size_t i;
+	printf("%-11s %6s %6s %-27s %-27s %6s %s\n", "State", "Recv-Q",
+	       "Send-Q", " Local Address:Port", " Peer Address:Port", "Uid",
+	       "Inode");
+}
 
-	if (!it->no_header)
-		printf("%-11s %6s %6s %-27s %-27s %6s %s\n", "State", "Recv-Q",
-		       "Send-Q", " Local Address:Port", " Peer Address:Port",
-		       "Uid", "Inode");
-	for (i = 0; i < n; i++) {
-		const struct sock_rec *r = &rows[i].r;
-		int state = r->state & SOCK_STATE_MASK;
-		const char *label = tcp_states[state].label;
-		bool listen = state == SOCK_ST_LISTEN;
+static void print_table_row(const struct sock_rec *r)
+{
+	int state = r->state & SOCK_STATE_MASK;
+	const char *label = tcp_states[state].label;
+	bool listen = state == SOCK_ST_LISTEN;
 
-		printf("%-11s %6u %6u", label ? label : "UNKNOWN", r->rx_queue,
-		       listen ? r->max_backlog : r->tx_queue);
-		print_table_endpoint(r->src, r->family, r->sport, false);
-		print_table_endpoint(r->dst, r->family, r->dport, true);
-		printf(" %6u %llu\n", r->uid, (unsigned long long)r->inode);
-	}
+	printf("%-11s %6u %6u", label ? label : "UNKNOWN", r->rx_queue,
+	       listen ? r->max_backlog : r->tx_queue);
+	print_table_endpoint(r->src, r->family, r->sport, false);
+	print_table_endpoint(r->dst, r->family, r->dport, true);
+	printf(" %6u %llu\n", r->uid, (unsigned long long)r->inode);
 }
 
 /* ,"NAME":"VALUE", the value escaped */
@@ -668,35 +718,53 @@ static void print_counts(const struct sockiter *it,
 	       (unsigned long long)sum[1], (unsigned long long)(sum[0] + sum[1]));
 }
 
+static void print_row(const struct sockiter *it, const struct sockiter_row *w,
+		      const char *netns)
+{
+	if (it->output == SOCK_OUT_PROC)
+		sockiter_proc_row(it, w);
+	else if (it->output == SOCK_OUT_TABLE)
+		print_table_row(&w->r);
+	else
+		print_json_row(it, w, netns);
+}
+
 /* One walk of the current network namespace, printed. */
 static void dump(const struct sockiter *it, int link,
 		 const struct sockiter_prog *prog, const char *netns)
 {
-	struct sockiter_row *rows;
-	size_t n, i;
+	__u32 families = it->config.filter.families;
+	int first = families & (1 << SOCK_FAMILY_V4) ? SOCK_FAMILY_V4 :
+						       SOCK_FAMILY_V6;
+	bool proc_headers = it->output == SOCK_OUT_PROC && !it->no_header;
+	struct walk walk = {
+		.it = it, .netns = netns,
+		.stream_family = it->proto->sort_by_sl ? -1 : first,
+	};
+	size_t i;
 
+	sockiter_flush_out();
 	if (it->output == SOCK_OUT_COUNT)
 		memset(prog->counts, 0, sizeof(prog->counts[0]) * 2);
-	rows = read_rows(link, it->config.want_pointer, &n);
-	if (it->output == SOCK_OUT_COUNT) {
-		free(rows);
+	if (it->output == SOCK_OUT_TABLE && !it->no_header)
+		print_table_header();
+	if (proc_headers)
+		sockiter_proc_header(it, first);
+	read_walk(&walk, link);
+	if (it->output == SOCK_OUT_COUNT)
 		print_counts(it, prog->counts);
-		sockiter_flush_out();
-		return;
-	}
 	if (it->proto->sort_by_sl)
-		qsort(rows, n, sizeof(*rows), by_slot);
-	else
-		group_by_family(rows, n);
-	if (it->output == SOCK_OUT_PROC)
-		sockiter_print_proc(it, rows, n);
-	else if (it->output == SOCK_OUT_TABLE)
-		print_table(it, rows, n);
-	else
-		for (i = 0; i < n; i++)
-			print_json_row(it, &rows[i], netns);
+		qsort(walk.rows, walk.n, sizeof(*walk.rows), by_key);
+	for (i = 0; i < walk.n && walk.rows[i].key >> 31 == SOCK_FAMILY_V4; i++)
+		print_held(&walk, i);
+	if (proc_headers && first == SOCK_FAMILY_V4 &&
+	    families & (1 << SOCK_FAMILY_V6))
+		sockiter_proc_header(it, SOCK_FAMILY_V6);
+	for (; i < walk.n; i++)
+		print_held(&walk, i);
 	sockiter_flush_out();
-	free(rows);
+	free(walk.held);
+	free(walk.rows);
 }
 
 /* ---- network namespaces ---- */

@@ -143,15 +143,16 @@ struct sockiter {
 /* One socket of the walk. */
 struct sockiter_row {
 	struct sock_rec r;
-	__u32 order;			/* as the kernel walked */
 	__u32 ptr_len;
 	char ptr[SOCK_PTR_MAX];
 };
 
-/* sockproc.c: rows as /proc prints them, to stdout; and stdout's stdio
- * buffer written out before (a walk stops at the first write error). */
-void sockiter_print_proc(const struct sockiter *it,
-			 const struct sockiter_row *rows, size_t n);
+/* sockproc.c: rows as /proc prints them, buffered for stdout; and all
+ * that is buffered, stdio's too, written out (a walk stops at the first
+ * write error). */
+void sockiter_proc_header(const struct sockiter *it, int family);
+void sockiter_proc_row(const struct sockiter *it,
+		       const struct sockiter_row *w);
 void sockiter_flush_out(void);
 
 /* Parses the command line into *it (usage errors exit 2). */

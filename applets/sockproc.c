@@ -164,14 +164,28 @@ static char *format_proc_row(char *p, const struct sockiter_proto *proto,
 	return p;
 }
 
-/* /proc's header, padded like its rows. */
-static char *put_header(char *p, const struct sockiter *it, int family)
+/* Rows are formatted here and written in pieces that stay in the cache. */
+static char out[256 * 1024];
+static size_t out_len;
+
+static void write_out(void)
+{
+	if (write_all(STDOUT_FILENO, out, out_len) < 0)
+		die_errno("write error");
+	out_len = 0;
+}
+
+/* /proc's header for family, padded like its rows. */
+void sockiter_proc_header(const struct sockiter *it, int family)
 {
 	const struct sockiter_proto *proto = it->proto;
 	const char *h = family == SOCK_FAMILY_V4 ? proto->header4 :
 						   proto->header6;
-	char *start = p;
+	char *start, *p;
 
+	if (sizeof(out) - out_len < ROW_MAX)
+		write_out();
+	start = p = out + out_len;
 	/* Before 5.16 /proc/net/udp's header began with two spaces. */
 	if (family == SOCK_FAMILY_V4 && !proto->tcp_tail &&
 	    !it->config.udp_header_wide)
@@ -180,45 +194,23 @@ static char *put_header(char *p, const struct sockiter *it, int family)
 	while (family == SOCK_FAMILY_V4 && p - start < proto->width4)
 		*p++ = ' ';
 	*p++ = '\n';
-	return p;
+	out_len = p - out;
 }
 
-static void write_out(const char *buf, size_t len)
+void sockiter_proc_row(const struct sockiter *it, const struct sockiter_row *w)
 {
-	if (write_all(STDOUT_FILENO, buf, len) < 0)
-		die_errno("write error");
+	if (sizeof(out) - out_len < ROW_MAX)
+		write_out();
+	out_len = format_proc_row(out + out_len, it->proto, &w->r, w->ptr,
+				  w->ptr_len) - out;
 }
 
-/* stdout's buffer written out: a walk stops at the first write error. */
+/* All that is buffered written out: a walk stops at the first write
+ * error. */
 void sockiter_flush_out(void)
 {
 	if (fflush(stdout) || ferror(stdout))
 		die_errno("write error");
-}
-
-/* The whole walk is in rows: written in pieces that stay in the cache. */
-void sockiter_print_proc(const struct sockiter *it,
-			 const struct sockiter_row *rows, size_t n)
-{
-	static char out[256 * 1024];
-	char *p = out;
-	size_t i = 0;
-	int family;
-
-	sockiter_flush_out();
-	for (family = SOCK_FAMILY_V4; family <= SOCK_FAMILY_V6; family++) {
-		if (!(it->config.filter.families & (1 << family)))
-			continue;
-		if (!it->no_header)
-			p = put_header(p, it, family);
-		for (; i < n && rows[i].r.family == family; i++) {
-			if (out + sizeof(out) - p < ROW_MAX) {
-				write_out(out, p - out);
-				p = out;
-			}
-			p = format_proc_row(p, it->proto, &rows[i].r,
-					    rows[i].ptr, rows[i].ptr_len);
-		}
-	}
-	write_out(out, p - out);
+	if (out_len)
+		write_out();
 }

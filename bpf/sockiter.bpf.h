@@ -241,11 +241,17 @@ static __u32 text_head(struct seq_file *seq, const struct sock_rec *r,
 
 /* ---- records ---- */
 
-/* A record, then the pointer as /proc hashes it (%pK: userspace cannot). */
-static void emit_record(struct seq_file *seq, const struct sock_rec *r,
+/* A record in its written form (sockrec.h), then the pointer as /proc
+ * hashes it (%pK: userspace cannot). */
+static void emit_record(struct seq_file *seq, struct sock_rec *r,
 			const void *ptr)
 {
-	bpf_seq_write(seq, r, sizeof(*r));
+	if (r->family == SOCK_FAMILY_V4) {
+		r->src[1] = r->dst[0];
+		bpf_seq_write(seq, r, SOCK_REC_V4_SIZE);
+	} else {
+		bpf_seq_write(seq, r, sizeof(*r));
+	}
 	if (config.want_pointer)
 		BPF_SEQ_PRINTF(seq, "%pK\n", ptr);
 }

@@ -72,8 +72,6 @@ enum sock_timer {
 #define SOCK_FAMILY_V6	1
 
 struct sock_rec {
-	__u32 src[4];		/* addresses as in memory: IPv4 in [0] */
-	__u32 dst[4];
 	__u64 inode;
 	__u64 when;		/* clock_t ticks until the timer fires */
 	__u32 sl;
@@ -96,7 +94,18 @@ struct sock_rec {
 	__u8 timer;
 	__u8 retransmits;
 	__u8 probes;
+	__u32 src[4];		/* addresses as in memory: IPv4 in [0] */
+	__u32 dst[4];
 };
+
+/*
+ * A record as the program writes it stops after its addresses: an IPv4
+ * one carries src[0], then dst[0] in src[1], 24 bytes less.  Fewer bytes
+ * to copy out of the kernel, and to hold where rows wait to be sorted.
+ */
+#define SOCK_REC_V4_SIZE	(__builtin_offsetof(struct sock_rec, src) + 8)
+#define SOCK_REC_SIZE(family)	((family) == SOCK_FAMILY_V4 ? \
+				 SOCK_REC_V4_SIZE : sizeof(struct sock_rec))
 
 /*
  * The filter, evaluated in the BPF program.  Addresses are matched as

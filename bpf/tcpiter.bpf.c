@@ -91,10 +91,6 @@ static void read_full(struct sock_rec *r, struct tcp_sock *tp)
 	unsigned long keepalive;
 	__s32 rx;
 
-	r->kind = SOCK_KIND_FULL;
-	r->sport = bpf_ntohs(icsk->icsk_inet.inet_sport);
-	if (config.mode == SOCK_MODE_COUNT)	/* has all the filter needs */
-		return;
 	if (pending == ICSK_TIME_RETRANS || pending == ICSK_TIME_REO_TIMEOUT ||
 	    pending == ICSK_TIME_LOSS_PROBE || pending == ICSK_TIME_PROBE0) {
 		r->timer = pending == ICSK_TIME_PROBE0 ? SOCK_TIMER_PROBE0 :
@@ -169,7 +165,7 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 	struct seq_file *seq = ctx->meta->seq;
 	struct tcp_timewait_sock *tw;
 	struct tcp_request_sock *req;
-	struct tcp_sock *tp;
+	struct tcp_sock *tp = NULL;
 	struct sock_rec r = {};
 	struct session *s = NULL;
 
@@ -212,14 +208,19 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 		if (!tp)
 			return 0;
 		r.uid = ctx->uid;
-		read_full(&r, tp);
+		r.kind = SOCK_KIND_FULL;
+		r.sport = bpf_ntohs(tp->inet_conn.icsk_inet.inet_sport);
 	}
 	if (!rec_match(&r))
 		return 0;
-
-	if (config.mode == SOCK_MODE_COUNT)
+	if (config.mode == SOCK_MODE_COUNT) {
 		count(&r);
-	else if (config.mode == SOCK_MODE_TEXT)
+		return 0;
+	}
+	/* after the filter: these reads miss the cache */
+	if (tp)
+		read_full(&r, tp);
+	if (config.mode == SOCK_MODE_TEXT)
 		print_text(seq, s, &r, skc);
 	else
 		emit_record(seq, &r, skc);
