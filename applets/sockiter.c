@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
+#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -465,10 +466,9 @@ struct walk {
 	int stream_family;		/* -1: none */
 	char *held;			/* records and pointers */
 	size_t held_len, held_cap;
-	struct held_row {
-		__u32 key;		/* family << 31 | sl: /proc's order */
-		__u32 at;		/* offset in held, in walk order */
-	} *rows;
+	/* family << 63 | sl << 32 | offset in held: /proc's order, then
+	 * the walk's */
+	__u64 *rows;
 	size_t n, rows_cap;
 };
 
@@ -486,34 +486,41 @@ static void *grow(void *v, size_t *cap, size_t need, size_t size)
 static void print_row(const struct sockiter *it, const struct sockiter_row *w,
 		      const char *netns);
 
-/* The row from a record in its written form and its pointer. */
+/* The row from a record in its written form (sockrec.h) and its pointer. */
 static void print_written(struct walk *walk, const char *rec, size_t size,
 			  const char *ptr, size_t ptr_len)
 {
-	struct sockiter_row w;
+	size_t fields = SOCK_REC_FIELDS(walk->it->proto->tcp_tail);
+	struct sockiter_row w = { 0 };
 
-	memcpy(&w.r, rec, size);
-	if (size == SOCK_REC_V4_SIZE) {
+	memcpy(&w.r, rec, fields);
+	memcpy(w.r.src, rec + fields, size - fields);
+	if (w.r.family == SOCK_FAMILY_V4) {
 		w.r.dst[0] = w.r.src[1];
-		memset(w.r.src + 1, 0, sizeof(w.r.src) - sizeof(w.r.src[0]));
-		memset(w.r.dst + 1, 0, sizeof(w.r.dst) - sizeof(w.r.dst[0]));
+		w.r.src[1] = 0;
 	}
 	w.ptr_len = ptr_len < SOCK_PTR_MAX ? ptr_len : SOCK_PTR_MAX;
 	memcpy(w.ptr, ptr, w.ptr_len);
 	print_row(walk->it, &w, walk->netns);
 }
 
+/* The size of the record at rec, in its written form. */
+static size_t written_size(const struct walk *walk, const char *rec)
+{
+	__u8 family = rec[offsetof(struct sock_rec, family)];
+
+	return SOCK_REC_FIELDS(walk->it->proto->tcp_tail) +
+	       SOCK_REC_ADDR_SIZE(family);
+}
+
 static void hold(struct walk *walk, const char *rec, size_t len,
 		 const struct sock_rec *head)
 {
-	struct held_row *h;
-
 	walk->held = grow(walk->held, &walk->held_cap, walk->held_len + len, 1);
 	walk->rows = grow(walk->rows, &walk->rows_cap, walk->n + 1,
 			  sizeof(*walk->rows));
-	h = &walk->rows[walk->n++];
-	h->key = (__u32)head->family << 31 | head->sl;
-	h->at = walk->held_len;
+	walk->rows[walk->n++] = (__u64)head->family << 63 |
+				(__u64)head->sl << 32 | walk->held_len;
 	memcpy(walk->held + walk->held_len, rec, len);
 	walk->held_len += len;
 }
@@ -530,10 +537,10 @@ static size_t take_records(struct walk *walk, const char *buf, size_t len)
 	struct sock_rec head;
 	size_t off = 0, size;
 
-	while (len - off >= SOCK_REC_V4_SIZE) {
+	while (len - off >= SOCK_REC_TCP_OWN) {
 		rec = buf + off;
-		memcpy(&head, rec, offsetof(struct sock_rec, src));
-		size = SOCK_REC_SIZE(head.family);
+		memcpy(&head, rec, SOCK_REC_TCP_OWN);
+		size = written_size(walk, rec);
 		if (len - off < size)
 			break;
 		ptr = end = rec + size;
@@ -548,57 +555,153 @@ static size_t take_records(struct walk *walk, const char *buf, size_t len)
 	return off;
 }
 
-/* The whole walk, printed or held as it is read. */
-static void read_walk(struct walk *walk, int link)
+/*
+ * The kernel's walk runs in a reader thread, on the other core, while
+ * this one formats: reads land in a ring of chunks.  One read() returns
+ * at most the kernel's 32 KiB buffer.
+ */
+#define READ_CHUNKS	4
+#define READ_CHUNK	(32 * 1024)
+
+struct reader {
+	int fd;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int filled, taken;	/* chunks, counted from the start */
+	bool done;
+	int err;			/* errno of a failed read() */
+	struct {
+		char data[READ_CHUNK];
+		size_t len;
+	} chunk[READ_CHUNKS];
+};
+
+static void *read_chunks(void *arg)
 {
-	static char buf[128 * 1024];
-	size_t have = 0, used;
-	int fd = bpf_iter_create(link);
+	struct reader *rd = arg;
 	ssize_t got;
 
-	if (fd < 0)
-		die_errno("cannot start the iterator");
 	for (;;) {
-		/* one read() returns at most the kernel's 32 KiB buffer */
-		got = read(fd, buf + have, sizeof(buf) - have);
+		pthread_mutex_lock(&rd->lock);
+		while (rd->filled - rd->taken == READ_CHUNKS)
+			pthread_cond_wait(&rd->cond, &rd->lock);
+		pthread_mutex_unlock(&rd->lock);
+		got = read(rd->fd, rd->chunk[rd->filled % READ_CHUNKS].data,
+			   READ_CHUNK);
 		/* EAGAIN: a million sockets filtered out in one read() */
 		if (got < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
-		if (got < 0)
-			die_errno("reading the iterator");
-		if (got == 0)
-			break;
-		have += got;
+		pthread_mutex_lock(&rd->lock);
+		if (got > 0)
+			rd->chunk[rd->filled++ % READ_CHUNKS].len = got;
+		else
+			rd->err = got < 0 ? errno : 0;
+		rd->done = got <= 0;
+		pthread_cond_signal(&rd->cond);
+		pthread_mutex_unlock(&rd->lock);
+		if (got <= 0)
+			return NULL;
+	}
+}
+
+/* The next chunk read, or NULL at the end of the walk. */
+static const char *next_chunk(struct reader *rd, size_t *len)
+{
+	const char *data = NULL;
+
+	pthread_mutex_lock(&rd->lock);
+	while (rd->taken == rd->filled && !rd->done)
+		pthread_cond_wait(&rd->cond, &rd->lock);
+	if (rd->taken != rd->filled) {
+		data = rd->chunk[rd->taken % READ_CHUNKS].data;
+		*len = rd->chunk[rd->taken % READ_CHUNKS].len;
+	}
+	pthread_mutex_unlock(&rd->lock);
+	return data;
+}
+
+static void chunk_done(struct reader *rd)
+{
+	pthread_mutex_lock(&rd->lock);
+	rd->taken++;
+	pthread_cond_signal(&rd->cond);
+	pthread_mutex_unlock(&rd->lock);
+}
+
+/* The whole walk, printed or held as it is read. */
+static void read_walk(struct walk *walk, int link)
+{
+	static struct reader rd;
+	static char buf[2 * READ_CHUNK];	/* a cut record, then a chunk */
+	size_t have = 0, used, len;
+	const char *data;
+	pthread_t thread;
+
+	rd = (struct reader){ .fd = bpf_iter_create(link) };
+	if (rd.fd < 0)
+		die_errno("cannot start the iterator");
+	pthread_mutex_init(&rd.lock, NULL);
+	pthread_cond_init(&rd.cond, NULL);
+	errno = pthread_create(&thread, NULL, read_chunks, &rd);
+	if (errno)
+		die_errno("cannot start a thread");
+	while ((data = next_chunk(&rd, &len))) {
+		memcpy(buf + have, data, len);
+		chunk_done(&rd);
+		have += len;
 		used = take_records(walk, buf, have);
 		memmove(buf, buf + used, have - used);
 		have -= used;
 	}
-	close(fd);
+	pthread_join(thread, NULL);
+	close(rd.fd);
+	errno = rd.err;
+	if (errno)
+		die_errno("reading the iterator");
 	if (have)
 		die("the iterator's output is cut short");
 }
 
-/* /proc lists UDP sockets by hash slot; kernels from 6.5 walk another
- * hash.  Ties keep the walk's order. */
-static int by_key(const void *x, const void *y)
+static void sift_down(__u64 *v, size_t i, size_t n)
 {
-	const struct held_row *a = x, *b = y;
+	size_t c;
+	__u64 t;
 
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
-	return a->at < b->at ? -1 : a->at > b->at;
+	for (; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && v[c] < v[c + 1])
+			c++;
+		if (v[i] >= v[c])
+			break;
+		t = v[i];
+		v[i] = v[c];
+		v[c] = t;
+	}
+}
+
+/* /proc lists UDP sockets by hash slot; kernels from 6.5 walk another
+ * hash.  A heapsort: in place, where qsort would take a copy as big. */
+static void sort_rows(__u64 *v, size_t n)
+{
+	size_t i;
+	__u64 t;
+
+	for (i = n / 2; i-- > 0;)
+		sift_down(v, i, n);
+	for (i = n; i-- > 1;) {
+		t = v[0];
+		v[0] = v[i];
+		v[i] = t;
+		sift_down(v, 0, i);
+	}
 }
 
 /* Held row i, printed. */
 static void print_held(struct walk *walk, size_t i)
 {
-	const char *rec = walk->held + walk->rows[i].at;
+	const char *rec = walk->held + (__u32)walk->rows[i];
+	size_t size = written_size(walk, rec);
 	const char *ptr, *end;
-	struct sock_rec head;
-	size_t size;
 
-	memcpy(&head, rec, offsetof(struct sock_rec, src));
-	size = SOCK_REC_SIZE(head.family);
 	ptr = end = rec + size;
 	if (walk->it->config.want_pointer)
 		end = memchr(ptr, '\n', walk->held + walk->held_len - ptr);
@@ -754,8 +857,8 @@ static void dump(const struct sockiter *it, int link,
 	if (it->output == SOCK_OUT_COUNT)
 		print_counts(it, prog->counts);
 	if (it->proto->sort_by_sl)
-		qsort(walk.rows, walk.n, sizeof(*walk.rows), by_key);
-	for (i = 0; i < walk.n && walk.rows[i].key >> 31 == SOCK_FAMILY_V4; i++)
+		sort_rows(walk.rows, walk.n);
+	for (i = 0; i < walk.n && walk.rows[i] >> 63 == SOCK_FAMILY_V4; i++)
 		print_held(&walk, i);
 	if (proc_headers && first == SOCK_FAMILY_V4 &&
 	    families & (1 << SOCK_FAMILY_V6))

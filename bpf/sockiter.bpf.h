@@ -243,14 +243,16 @@ static __u32 text_head(struct seq_file *seq, const struct sock_rec *r,
 
 /* A record in its written form (sockrec.h), then the pointer as /proc
  * hashes it (%pK: userspace cannot). */
-static void emit_record(struct seq_file *seq, struct sock_rec *r,
-			const void *ptr)
+static __always_inline void emit_record(struct seq_file *seq,
+					struct sock_rec *r, const void *ptr,
+					bool tcp)
 {
+	bpf_seq_write(seq, r, SOCK_REC_FIELDS(tcp));
 	if (r->family == SOCK_FAMILY_V4) {
 		r->src[1] = r->dst[0];
-		bpf_seq_write(seq, r, SOCK_REC_V4_SIZE);
+		bpf_seq_write(seq, r->src, SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V4));
 	} else {
-		bpf_seq_write(seq, r, sizeof(*r));
+		bpf_seq_write(seq, r->src, SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V6));
 	}
 	if (config.want_pointer)
 		BPF_SEQ_PRINTF(seq, "%pK\n", ptr);

@@ -72,40 +72,45 @@ enum sock_timer {
 #define SOCK_FAMILY_V6	1
 
 struct sock_rec {
+	/* every record */
 	__u64 inode;
-	__u64 when;		/* clock_t ticks until the timer fires */
 	__u32 sl;
 	__u32 tx_queue;
 	__u32 rx_queue;
 	__u32 uid;
 	__u32 refcnt;
-	__u32 rto;		/* clock_t */
-	__u32 ato;		/* clock_t */
-	__u32 cwnd;
-	__s32 ssthresh;		/* listeners: fastopen max_qlen */
 	__u32 drops;		/* UDP */
-	__u32 max_backlog;	/* TCP listeners: ss's Send-Q, not in /proc */
 	__u16 sport;
 	__u16 dport;
-	__u16 quick_pingpong;	/* (icsk_ack.quick << 1) | pingpong */
 	__u8 family;		/* SOCK_FAMILY_V4 or SOCK_FAMILY_V6 */
 	__u8 kind;		/* enum sock_kind */
 	__u8 state;
 	__u8 timer;
+	/* TCP's own */
+	__u64 when;		/* clock_t ticks until the timer fires */
+	__u32 rto;		/* clock_t */
+	__u32 ato;		/* clock_t */
+	__u32 cwnd;
+	__s32 ssthresh;		/* listeners: fastopen max_qlen */
+	__u32 max_backlog;	/* listeners: ss's Send-Q, not in /proc */
+	__u16 quick_pingpong;	/* (icsk_ack.quick << 1) | pingpong */
 	__u8 retransmits;
 	__u8 probes;
+	/* every record */
 	__u32 src[4];		/* addresses as in memory: IPv4 in [0] */
 	__u32 dst[4];
 };
 
 /*
- * A record as the program writes it stops after its addresses: an IPv4
- * one carries src[0], then dst[0] in src[1], 24 bytes less.  Fewer bytes
- * to copy out of the kernel, and to hold where rows wait to be sorted.
+ * A record as a program writes it: its fields, where UDP's stop before
+ * TCP's own, then its addresses, where IPv4's are src[0] then dst[0].
+ * Fewer bytes to copy out of the kernel, and to hold where rows wait to
+ * be sorted.
  */
-#define SOCK_REC_V4_SIZE	(__builtin_offsetof(struct sock_rec, src) + 8)
-#define SOCK_REC_SIZE(family)	((family) == SOCK_FAMILY_V4 ? \
-				 SOCK_REC_V4_SIZE : sizeof(struct sock_rec))
+#define SOCK_REC_TCP_OWN	__builtin_offsetof(struct sock_rec, when)
+#define SOCK_REC_ADDRS		__builtin_offsetof(struct sock_rec, src)
+#define SOCK_REC_FIELDS(tcp)	((tcp) ? SOCK_REC_ADDRS : SOCK_REC_TCP_OWN)
+#define SOCK_REC_ADDR_SIZE(family) ((family) == SOCK_FAMILY_V4 ? 8 : 32)
 
 /*
  * The filter, evaluated in the BPF program.  Addresses are matched as

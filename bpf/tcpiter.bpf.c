@@ -223,6 +223,6 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 	if (config.mode == SOCK_MODE_TEXT)
 		print_text(seq, s, &r, skc);
 	else
-		emit_record(seq, &r, skc);
+		emit_record(seq, &r, skc, true);
 	return 0;
 }
