@@ -44,28 +44,6 @@
  * CAP_PERFMON both, or CAP_SYS_ADMIN. */
 #define NEED_PRIVILEGES	"need root, or CAP_BPF and CAP_PERFMON"
 
-/* States by ss's names, and as ss's State column shows them. */
-static const struct {
-	const char *name, *label;
-} tcp_states[SOCK_TCP_STATES] = {
-	[SOCK_ST_ESTABLISHED] = { "established", "ESTAB" },
-	[SOCK_ST_SYN_SENT] = { "syn-sent", "SYN-SENT" },
-	[SOCK_ST_SYN_RECV] = { "syn-recv", "SYN-RECV" },
-	[SOCK_ST_FIN_WAIT1] = { "fin-wait-1", "FIN-WAIT-1" },
-	[SOCK_ST_FIN_WAIT2] = { "fin-wait-2", "FIN-WAIT-2" },
-	[SOCK_ST_TIME_WAIT] = { "time-wait", "TIME-WAIT" },
-	[SOCK_ST_CLOSE] = { "close", "UNCONN" },
-	[SOCK_ST_CLOSE_WAIT] = { "close-wait", "CLOSE-WAIT" },
-	[SOCK_ST_LAST_ACK] = { "last-ack", "LAST-ACK" },
-	[SOCK_ST_LISTEN] = { "listen", "LISTEN" },
-	[SOCK_ST_CLOSING] = { "closing", "CLOSING" },
-};
-
-static const char *const kind_names[SOCK_KINDS] = {
-	[SOCK_KIND_FULL] = "socket", [SOCK_KIND_TIMEWAIT] = "timewait",
-	[SOCK_KIND_REQUEST] = "request",
-};
-
 /* ---- the command line ---- */
 
 static int parse_state(const char *name, __u32 *states)
@@ -87,7 +65,7 @@ static int parse_state(const char *name, __u32 *states)
 	else if (!strcmp(name, "closed"))
 		name = "close";
 	for (i = 1; i < SOCK_TCP_STATES; i++) {
-		if (tcp_states[i].name && !strcmp(name, tcp_states[i].name)) {
+		if (sock_states[i].name && !strcmp(name, sock_states[i].name)) {
 			*states |= 1U << i;
 			return 0;
 		}
@@ -483,9 +461,6 @@ static void *grow(void *v, size_t *cap, size_t need, size_t size)
 	return v;
 }
 
-static void print_row(const struct sockiter *it, const struct sockiter_row *w,
-		      const char *netns);
-
 /* The row from a record in its written form (sockrec.h) and its pointer. */
 static void print_written(struct walk *walk, const char *rec, size_t size,
 			  const char *ptr, size_t ptr_len)
@@ -501,7 +476,7 @@ static void print_written(struct walk *walk, const char *rec, size_t size,
 	}
 	w.ptr_len = ptr_len < SOCK_PTR_MAX ? ptr_len : SOCK_PTR_MAX;
 	memcpy(w.ptr, ptr, w.ptr_len);
-	print_row(walk->it, &w, walk->netns);
+	sockiter_print_row(walk->it, &w, walk->netns);
 }
 
 /* The size of the record at rec, in its written form. */
@@ -708,96 +683,7 @@ static void print_held(struct walk *walk, size_t i)
 	print_written(walk, rec, size, ptr, end - ptr);
 }
 
-/* ---- the other forms ---- */
-
-static const char *addr_text(const __u32 *addr, int family, char *buf)
-{
-	return inet_ntop(family == SOCK_FAMILY_V4 ? AF_INET : AF_INET6, addr,
-			 buf, INET6_ADDRSTRLEN);
-}
-
-static void print_table_endpoint(const __u32 *addr, int family, __u16 port,
-				 bool star)
-{
-	char a[INET6_ADDRSTRLEN], text[INET6_ADDRSTRLEN + 16];
-
-	addr_text(addr, family, a);
-	if (family == SOCK_FAMILY_V6)
-		snprintf(text, sizeof(text), "[%s]", a);
-	else
-		snprintf(text, sizeof(text), "%s", a);
-	if (star && !port)
-		strcat(text, ":*");
-	else
-		sprintf(text + strlen(text), ":%u", port);
-	printf(" %-27s", text);
-}
-
-static void print_table_header(void)
-{
-	printf("%-11s %6s %6s %-27s %-27s %6s %s\n", "State", "Recv-Q",
-	       "Send-Q", " Local Address:Port", " Peer Address:Port", "Uid",
-	       "Inode");
-}
-
-static void print_table_row(const struct sock_rec *r)
-{
-	int state = r->state & SOCK_STATE_MASK;
-	const char *label = tcp_states[state].label;
-	bool listen = state == SOCK_ST_LISTEN;
-
-	printf("%-11s %6u %6u", label ? label : "UNKNOWN", r->rx_queue,
-	       listen ? r->max_backlog : r->tx_queue);
-	print_table_endpoint(r->src, r->family, r->sport, false);
-	print_table_endpoint(r->dst, r->family, r->dport, true);
-	printf(" %6u %llu\n", r->uid, (unsigned long long)r->inode);
-}
-
-/* ,"NAME":"VALUE", the value escaped */
-static void json_field(const char *name, const char *value)
-{
-	printf(",\"%s\":", name);
-	json_string(stdout, value);
-}
-
-static void print_json_row(const struct sockiter *it, const struct sockiter_row *w,
-			   const char *netns)
-{
-	const struct sock_rec *r = &w->r;
-	const char *state = tcp_states[r->state & SOCK_STATE_MASK].name;
-	char a[INET6_ADDRSTRLEN], pointer[SOCK_PTR_MAX + 1];
-
-	printf("{\"family\":");
-	json_string(stdout, r->family == SOCK_FAMILY_V4 ? "inet" : "inet6");
-	if (netns)
-		json_field("netns", netns);
-	if (it->proto->tcp_tail)
-		json_field("kind", kind_names[r->kind % SOCK_KINDS]);
-	printf(",\"sl\":%u", r->sl);
-	json_field("local_address", addr_text(r->src, r->family, a));
-	printf(",\"local_port\":%u", r->sport);
-	json_field("remote_address", addr_text(r->dst, r->family, a));
-	printf(",\"remote_port\":%u,\"st\":%u", r->dport, r->state);
-	json_field("state", state ? state : "unknown");
-	printf(",\"tx_queue\":%u,\"rx_queue\":%d", r->tx_queue,
-	       (int)r->rx_queue);
-	printf(",\"tr\":%u,\"tm_when\":%llu,\"retrnsmt\":%u,\"uid\":%u",
-	       r->timer, (unsigned long long)r->when, r->retransmits, r->uid);
-	snprintf(pointer, sizeof(pointer), "%.*s", (int)w->ptr_len, w->ptr);
-	printf(",\"timeout\":%u,\"inode\":%llu,\"ref\":%d", r->probes,
-	       (unsigned long long)r->inode, (int)r->refcnt);
-	json_field("pointer", pointer);
-	if (!it->proto->tcp_tail)
-		printf(",\"drops\":%u", r->drops);
-	else if (r->kind == SOCK_KIND_FULL)
-		printf(",\"rto\":%u,\"ato\":%u,\"quick\":%u,\"pingpong\":%u,"
-		       "\"cwnd\":%u,\"%s\":%d", r->rto, r->ato,
-		       r->quick_pingpong >> 1, r->quick_pingpong & 1, r->cwnd,
-		       r->state == SOCK_ST_LISTEN ? "fastopen_max_qlen" :
-						    "ssthresh",
-		       r->ssthresh);
-	puts("}");
-}
+/* ---- the forms printed here ---- */
 
 static void print_counts(const struct sockiter *it,
 			 __u64 (*counts)[SOCK_TCP_STATES])
@@ -812,24 +698,13 @@ static void print_counts(const struct sockiter *it,
 		sum[1] += counts[1][i];
 		if (!(it->proto->count_states & (1U << i)))	/* all named */
 			continue;
-		printf("%-12s %8llu %8llu %8llu\n", tcp_states[i].name,
+		printf("%-12s %8llu %8llu %8llu\n", sock_states[i].name,
 		       (unsigned long long)counts[0][i],
 		       (unsigned long long)counts[1][i],
 		       (unsigned long long)(counts[0][i] + counts[1][i]));
 	}
 	printf("%-12s %8llu %8llu %8llu\n", "total", (unsigned long long)sum[0],
 	       (unsigned long long)sum[1], (unsigned long long)(sum[0] + sum[1]));
-}
-
-static void print_row(const struct sockiter *it, const struct sockiter_row *w,
-		      const char *netns)
-{
-	if (it->output == SOCK_OUT_PROC)
-		sockiter_proc_row(it, w);
-	else if (it->output == SOCK_OUT_TABLE)
-		print_table_row(&w->r);
-	else
-		print_json_row(it, w, netns);
 }
 
 /* One walk of the current network namespace, printed. */
@@ -850,7 +725,7 @@ static void dump(const struct sockiter *it, int link,
 	if (it->output == SOCK_OUT_COUNT)
 		memset(prog->counts, 0, sizeof(prog->counts[0]) * 2);
 	if (it->output == SOCK_OUT_TABLE && !it->no_header)
-		print_table_header();
+		sockiter_table_header();
 	if (proc_headers)
 		sockiter_proc_header(it, first);
 	read_walk(&walk, link);

@@ -147,13 +147,20 @@ struct sockiter_row {
 	char ptr[SOCK_PTR_MAX];
 };
 
-/* sockproc.c: rows as /proc prints them, buffered for stdout; and all
- * that is buffered, stdio's too, written out (a walk stops at the first
- * write error). */
+/* sockfmt.c: rows as text, buffered for stdout, in the form asked for;
+ * and all that is buffered, stdio's too, written out (a walk stops at
+ * the first write error). */
 void sockiter_proc_header(const struct sockiter *it, int family);
-void sockiter_proc_row(const struct sockiter *it,
-		       const struct sockiter_row *w);
+void sockiter_table_header(void);
+void sockiter_print_row(const struct sockiter *it,
+			const struct sockiter_row *w, const char *netns);
 void sockiter_flush_out(void);
+
+/* States by ss's names, and as ss's State column shows them. */
+struct sock_state_names {
+	const char *name, *label;
+};
+extern const struct sock_state_names sock_states[SOCK_TCP_STATES];
 
 /* Parses the command line into *it (usage errors exit 2). */
 void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,

@@ -5,7 +5,7 @@
  * from a jiffies sample, and records formatted into /proc's text.
  */
 #include "../applets/sockiter.c"
-#include "../applets/sockproc.c"
+#include "../applets/sockfmt.c"
 #include "unit.h"
 
 static int prefix_is(const char *s, int family, const char *net_hex,
@@ -202,8 +202,55 @@ static void test_rows(void)
 		     "000000008802c9c1 7", 127));
 }
 
+static int text_is(char *buf, char *end, const char *want)
+{
+	*end = '\0';
+	if (strcmp(buf, want))
+		return printf("    got  \"%s\"\n    want \"%s\"\n", buf, want), 0;
+	return 1;
+}
+
+static void test_forms(void)
+{
+	struct sock_rec listen6 = {
+		.sport = 22, .state = SOCK_ST_LISTEN, .max_backlog = 128,
+		.tx_queue = 5, .rx_queue = 3, .uid = 0, .inode = 4711,
+		.family = SOCK_FAMILY_V6, .src = { 0, 0, 0, 0x01000000 },
+	};
+	struct sock_rec est4 = {
+		.sport = 40000, .dport = 80, .state = SOCK_ST_ESTABLISHED,
+		.uid = 1000, .inode = 1, .family = SOCK_FAMILY_V4,
+		.src = { 0x0100007F }, .dst = { 0xFFFFFFFF }, .refcnt = -1U,
+		.rx_queue = -1U, .kind = SOCK_KIND_TIMEWAIT,
+	};
+	struct sockiter it = { .proto = &tcp };
+	struct sockiter_row w = { .r = est4, .ptr = "0a", .ptr_len = 2 };
+	char buf[4 * ROW_MAX];
+
+	check("table: an IPv6 listener, its backlog as Send-Q, peer :*",
+	      text_is(buf, format_table_row(buf, &listen6),
+		      "LISTEN           3    128 [::1]:22                    "
+		      "[::]:*                           0 4711\n"));
+	check("table: IPv4 in dotted quads",
+	      text_is(buf, format_table_row(buf, &est4),
+		      "ESTAB       4294967295      0 127.0.0.1:40000            "
+		      " 255.255.255.255:80            1000 1\n"));
+	check("json: a TCP time-wait row, signed rx_queue and ref, netns "
+	      "escaped",
+	      text_is(buf, format_json_row(buf, &it, &w, "a\"b\\c\n"),
+		      "{\"family\":\"inet\",\"netns\":\"a\\\"b\\\\c\\u000a\","
+		      "\"kind\":\"timewait\",\"sl\":0,"
+		      "\"local_address\":\"127.0.0.1\",\"local_port\":40000,"
+		      "\"remote_address\":\"255.255.255.255\",\"remote_port\":80,"
+		      "\"st\":1,\"state\":\"established\",\"tx_queue\":0,"
+		      "\"rx_queue\":-1,\"tr\":0,\"tm_when\":0,\"retrnsmt\":0,"
+		      "\"uid\":1000,\"timeout\":0,\"inode\":1,\"ref\":-1,"
+		      "\"pointer\":\"0a\"}\n"));
+}
+
 int main(void)
 {
+	test_forms();
 	test_prefixes();
 	test_states();
 	test_jiffies();

@@ -1,0 +1,440 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcpiter, udpiter: the text of rows in each form.  /proc/net/{tcp,udp}
+ * {,6}'s as the kernel formats it (seq_printf's widths, %pK's hash as the
+ * program printed it, rows padded as seq_pad does), ss's table, and JSON.
+ * Hand-written hex and decimal conversion, into a buffer written out in
+ * pieces that stay in the cache: printf took longer than the kernel's walk.
+ */
+#include <arpa/inet.h>
+#include <endian.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "kit.h"
+#include "sockiter.h"
+
+/* States by ss's names, and as ss's State column shows them. */
+const struct sock_state_names sock_states[SOCK_TCP_STATES] = {
+	[SOCK_ST_ESTABLISHED] = { "established", "ESTAB" },
+	[SOCK_ST_SYN_SENT] = { "syn-sent", "SYN-SENT" },
+	[SOCK_ST_SYN_RECV] = { "syn-recv", "SYN-RECV" },
+	[SOCK_ST_FIN_WAIT1] = { "fin-wait-1", "FIN-WAIT-1" },
+	[SOCK_ST_FIN_WAIT2] = { "fin-wait-2", "FIN-WAIT-2" },
+	[SOCK_ST_TIME_WAIT] = { "time-wait", "TIME-WAIT" },
+	[SOCK_ST_CLOSE] = { "close", "UNCONN" },
+	[SOCK_ST_CLOSE_WAIT] = { "close-wait", "CLOSE-WAIT" },
+	[SOCK_ST_LAST_ACK] = { "last-ack", "LAST-ACK" },
+	[SOCK_ST_LISTEN] = { "listen", "LISTEN" },
+	[SOCK_ST_CLOSING] = { "closing", "CLOSING" },
+};
+
+static const char *const kind_names[SOCK_KINDS] = {
+	[SOCK_KIND_FULL] = "socket", [SOCK_KIND_TIMEWAIT] = "timewait",
+	[SOCK_KIND_REQUEST] = "request",
+};
+
+/*
+ * The 8 hex digits of v as 8 characters, most significant first in
+ * memory: one nibble per byte, then 0-9 to '0'-'9' and 10-15 to 'A'-'F'
+ * in all bytes at once (b + 6 carries into bit 4 when b >= 10).
+ */
+static __u64 hex8(__u32 v)
+{
+	__u64 x = v;
+
+	x = (x | x << 16) & 0x0000ffff0000ffffULL;
+	x = (x | x << 8) & 0x00ff00ff00ff00ffULL;
+	x = (x | x << 4) & 0x0f0f0f0f0f0f0f0fULL;
+	x = htobe64(x);
+	return x + 0x3030303030303030ULL +
+	       7 * ((x + 0x0606060606060606ULL) >> 4 & 0x0101010101010101ULL);
+}
+
+/* v as exactly n hex digits, n <= 8 and v < 16^n: %0<n>X */
+static inline char *put_hex_n(char *p, __u32 v, int n)
+{
+	__u64 digits = hex8(v);
+
+	memcpy(p, (char *)&digits + 8 - n, n);
+	return p + n;
+}
+
+/* %0<width>X, width at most 8 */
+static char *put_hex(char *p, __u64 v, int width)
+{
+	int n = v ? (67 - __builtin_clzll(v)) / 4 : 1;
+
+	if (n < width)
+		n = width;
+	if (n > 8) {
+		p = put_hex(p, v >> 32, n - 8);
+		return put_hex_n(p, v, 8);
+	}
+	return put_hex_n(p, v, n);
+}
+
+#define DEC_PAIRS(t) t "0" t "1" t "2" t "3" t "4" t "5" t "6" t "7" t "8" t "9"
+static const char dec_pairs[] = DEC_PAIRS("0") DEC_PAIRS("1") DEC_PAIRS("2")
+	DEC_PAIRS("3") DEC_PAIRS("4") DEC_PAIRS("5") DEC_PAIRS("6")
+	DEC_PAIRS("7") DEC_PAIRS("8") DEC_PAIRS("9");	/* "00" to "99" */
+
+/* %<width>u, two digits a division */
+static char *put_dec(char *p, __u64 v, int width)
+{
+	char tmp[20], *end = tmp + sizeof(tmp), *d = end;
+	int n;
+
+	for (; v >= 100; v /= 100)
+		memcpy(d -= 2, dec_pairs + 2 * (v % 100), 2);
+	if (v >= 10)
+		memcpy(d -= 2, dec_pairs + 2 * v, 2);
+	else
+		*--d = '0' + v;
+	n = end - d;
+	if (width > n) {
+		memset(p, ' ', width - n);
+		p += width - n;
+	}
+	memcpy(p, d, n);
+	return p + n;
+}
+
+static char *put_sdec(char *p, __s64 v)
+{
+	if (v < 0) {
+		*p++ = '-';
+		v = -v;
+	}
+	return put_dec(p, v, 0);
+}
+
+/* "%08X:%04X " or "%08X%08X%08X%08X:%04X " */
+static char *put_endpoint(char *p, const __u32 *addr, int family, __u16 port)
+{
+	int i;
+
+	for (i = 0; i < (family == SOCK_FAMILY_V4 ? 1 : 4); i++)
+		p = put_hex_n(p, addr[i], 8);
+	*p++ = ':';
+	p = put_hex_n(p, port, 4);
+	*p++ = ' ';
+	return p;
+}
+
+/* At most this long: sl, addresses, numbers, pointer, padding. */
+#define ROW_MAX 512
+
+static char *format_proc_row(char *p, const struct sockiter_proto *proto,
+			     const struct sock_rec *r, const char *ptr,
+			     int ptr_len)
+{
+	char *start = p;
+
+	p = put_dec(p, r->sl, proto->sl_width);
+	*p++ = ':';
+	*p++ = ' ';
+	p = put_endpoint(p, r->src, r->family, r->sport);
+	p = put_endpoint(p, r->dst, r->family, r->dport);
+	p = put_hex_n(p, r->state, 2);
+	*p++ = ' ';
+	p = put_hex_n(p, r->tx_queue, 8);
+	*p++ = ':';
+	p = put_hex_n(p, r->rx_queue, 8);
+	*p++ = ' ';
+	p = put_hex_n(p, r->timer, 2);
+	*p++ = ':';
+	p = put_hex(p, r->when, 8);
+	*p++ = ' ';
+	p = put_hex_n(p, r->retransmits, 8);
+	*p++ = ' ';
+	p = put_dec(p, r->uid, 5);
+	*p++ = ' ';
+	p = put_dec(p, r->probes, 8);
+	*p++ = ' ';
+	p = put_dec(p, r->inode, 0);
+	*p++ = ' ';
+	p = put_sdec(p, (__s32)r->refcnt);
+	*p++ = ' ';
+	if (ptr_len > 32)
+		ptr_len = 32;
+	memcpy(p, ptr, ptr_len);
+	p += ptr_len;
+	if (!proto->tcp_tail) {
+		*p++ = ' ';
+		p = put_dec(p, r->drops, 0);
+	} else if (r->kind == SOCK_KIND_FULL) {
+		*p++ = ' ';
+		p = put_dec(p, r->rto, 0);
+		*p++ = ' ';
+		p = put_dec(p, r->ato, 0);
+		*p++ = ' ';
+		p = put_dec(p, r->quick_pingpong, 0);
+		*p++ = ' ';
+		p = put_dec(p, r->cwnd, 0);
+		*p++ = ' ';
+		p = put_sdec(p, r->ssthresh);
+	}
+	/* seq_pad(): IPv4 rows are as wide as their header */
+	if (r->family == SOCK_FAMILY_V4 && p - start < proto->width4) {
+		memset(p, ' ', proto->width4 - (p - start));
+		p = start + proto->width4;
+	}
+	*p++ = '\n';
+	return p;
+}
+
+/* Rows are formatted here and written in pieces that stay in the cache. */
+static char out[256 * 1024];
+static size_t out_len;
+
+static void write_out(void)
+{
+	if (write_all(STDOUT_FILENO, out, out_len) < 0)
+		die_errno("write error");
+	out_len = 0;
+}
+
+/* Room for n more bytes in out. */
+static char *reserve(size_t n)
+{
+	if (sizeof(out) - out_len < n)
+		write_out();
+	return out + out_len;
+}
+
+/* /proc's header for family, padded like its rows. */
+void sockiter_proc_header(const struct sockiter *it, int family)
+{
+	const struct sockiter_proto *proto = it->proto;
+	const char *h = family == SOCK_FAMILY_V4 ? proto->header4 :
+						   proto->header6;
+	char *start = reserve(ROW_MAX), *p = start;
+
+	/* Before 5.16 /proc/net/udp's header began with two spaces. */
+	if (family == SOCK_FAMILY_V4 && !proto->tcp_tail &&
+	    !it->config.udp_header_wide)
+		h++;
+	p = stpcpy(p, h);
+	while (family == SOCK_FAMILY_V4 && p - start < proto->width4)
+		*p++ = ' ';
+	*p++ = '\n';
+	out_len = p - out;
+}
+
+static char *pad_to(char *p, const char *start, int width)
+{
+	while (p - start < width)
+		*p++ = ' ';
+	return p;
+}
+
+/* a.b.c.d, or IPv6 as inet_ntop() writes it */
+static char *put_addr(char *p, const __u32 *addr, int family)
+{
+	const unsigned char *b = (const void *)addr;
+	int i;
+
+	if (family == SOCK_FAMILY_V6)
+		return p + strlen(inet_ntop(AF_INET6, addr, p,
+					    INET6_ADDRSTRLEN));
+	for (i = 0; i < 4; i++) {
+		p = put_dec(p, b[i], 0);
+		*p++ = '.';
+	}
+	return p - 1;
+}
+
+void sockiter_table_header(void)
+{
+	char *p = reserve(ROW_MAX);
+
+	out_len += sprintf(p, "%-11s %6s %6s %-27s %-27s %6s %s\n", "State",
+			   "Recv-Q", "Send-Q", " Local Address:Port",
+			   " Peer Address:Port", "Uid", "Inode");
+}
+
+/* " %-27s" of ADDR:PORT, [ADDR]:PORT for IPv6; port 0 as * where star */
+static char *put_table_endpoint(char *p, const __u32 *addr, int family,
+				__u16 port, bool star)
+{
+	char *start = ++p;
+
+	p[-1] = ' ';
+	if (family == SOCK_FAMILY_V6)
+		*p++ = '[';
+	p = put_addr(p, addr, family);
+	if (family == SOCK_FAMILY_V6)
+		*p++ = ']';
+	*p++ = ':';
+	if (star && !port)
+		*p++ = '*';
+	else
+		p = put_dec(p, port, 0);
+	return pad_to(p, start, 27);
+}
+
+/* ss's columns: Recv-Q, and a listener's backlog as Send-Q */
+static char *format_table_row(char *p, const struct sock_rec *r)
+{
+	int state = r->state & SOCK_STATE_MASK;
+	const char *label = sock_states[state].label;
+	char *start = p;
+
+	p = stpcpy(p, label ? label : "UNKNOWN");
+	p = pad_to(p, start, 11);
+	*p++ = ' ';
+	p = put_dec(p, r->rx_queue, 6);
+	*p++ = ' ';
+	p = put_dec(p, state == SOCK_ST_LISTEN ? r->max_backlog : r->tx_queue,
+		    6);
+	p = put_table_endpoint(p, r->src, r->family, r->sport, false);
+	p = put_table_endpoint(p, r->dst, r->family, r->dport, true);
+	*p++ = ' ';
+	p = put_dec(p, r->uid, 6);
+	*p++ = ' ';
+	p = put_dec(p, r->inode, 0);
+	*p++ = '\n';
+	return p;
+}
+
+/* s[0..len) as a JSON string: at most 6 * len + 2 bytes */
+static char *put_json_string(char *p, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *c = (const void *)s, *end = c + len;
+
+	*p++ = '"';
+	for (; c < end; c++) {
+		if (*c == '"' || *c == '\\') {
+			*p++ = '\\';
+			*p++ = *c;
+		} else if (*c < 0x20) {
+			p = stpcpy(p, "\\u00");
+			*p++ = hex[*c >> 4];
+			*p++ = hex[*c & 15];
+		} else {
+			*p++ = *c;
+		}
+	}
+	*p++ = '"';
+	return p;
+}
+
+/* ,"NAME": then a number, or a string */
+static char *put_name(char *p, const char *name)
+{
+	*p++ = ',';
+	*p++ = '"';
+	p = stpcpy(p, name);
+	*p++ = '"';
+	*p++ = ':';
+	return p;
+}
+
+static char *put_number(char *p, const char *name, __u64 v)
+{
+	return put_dec(put_name(p, name), v, 0);
+}
+
+static char *put_signed(char *p, const char *name, __s64 v)
+{
+	return put_sdec(put_name(p, name), v);
+}
+
+static char *put_text(char *p, const char *name, const char *s)
+{
+	return put_json_string(put_name(p, name), s, strlen(s));
+}
+
+static char *put_address(char *p, const char *name, const __u32 *addr,
+			 int family)
+{
+	p = put_name(p, name);
+	*p++ = '"';
+	p = put_addr(p, addr, family);
+	*p++ = '"';
+	return p;
+}
+
+/* TCP's own fields of a full socket */
+static char *put_tcp_tail(char *p, const struct sock_rec *r)
+{
+	p = put_number(p, "rto", r->rto);
+	p = put_number(p, "ato", r->ato);
+	p = put_number(p, "quick", r->quick_pingpong >> 1);
+	p = put_number(p, "pingpong", r->quick_pingpong & 1);
+	p = put_number(p, "cwnd", r->cwnd);
+	return put_signed(p, r->state == SOCK_ST_LISTEN ? "fastopen_max_qlen" :
+							  "ssthresh",
+			  r->ssthresh);
+}
+
+static char *format_json_row(char *p, const struct sockiter *it,
+			     const struct sockiter_row *w, const char *netns)
+{
+	const struct sock_rec *r = &w->r;
+	const char *state = sock_states[r->state & SOCK_STATE_MASK].name;
+
+	p = stpcpy(p, r->family == SOCK_FAMILY_V4 ? "{\"family\":\"inet\"" :
+						    "{\"family\":\"inet6\"");
+	if (netns)
+		p = put_text(p, "netns", netns);
+	if (it->proto->tcp_tail)
+		p = put_text(p, "kind", kind_names[r->kind % SOCK_KINDS]);
+	p = put_number(p, "sl", r->sl);
+	p = put_address(p, "local_address", r->src, r->family);
+	p = put_number(p, "local_port", r->sport);
+	p = put_address(p, "remote_address", r->dst, r->family);
+	p = put_number(p, "remote_port", r->dport);
+	p = put_number(p, "st", r->state);
+	p = put_text(p, "state", state ? state : "unknown");
+	p = put_number(p, "tx_queue", r->tx_queue);
+	p = put_signed(p, "rx_queue", (__s32)r->rx_queue);
+	p = put_number(p, "tr", r->timer);
+	p = put_number(p, "tm_when", r->when);
+	p = put_number(p, "retrnsmt", r->retransmits);
+	p = put_number(p, "uid", r->uid);
+	p = put_number(p, "timeout", r->probes);
+	p = put_number(p, "inode", r->inode);
+	p = put_signed(p, "ref", (__s32)r->refcnt);
+	p = put_json_string(put_name(p, "pointer"), w->ptr, w->ptr_len);
+	if (!it->proto->tcp_tail)
+		p = put_number(p, "drops", r->drops);
+	else if (r->kind == SOCK_KIND_FULL)
+		p = put_tcp_tail(p, r);
+	*p++ = '}';
+	*p++ = '\n';
+	return p;
+}
+
+/* One row in the form the command line asked for. */
+void sockiter_print_row(const struct sockiter *it,
+			const struct sockiter_row *w, const char *netns)
+{
+	char *p;
+
+	if (it->output == SOCK_OUT_PROC) {
+		p = format_proc_row(reserve(ROW_MAX), it->proto, &w->r, w->ptr,
+				    w->ptr_len);
+	} else if (it->output == SOCK_OUT_TABLE) {
+		p = format_table_row(reserve(ROW_MAX), &w->r);
+	} else {
+		/* a JSON row is at most twice as long, its netns apart */
+		p = reserve(2 * ROW_MAX + (netns ? 6 * strlen(netns) : 0));
+		p = format_json_row(p, it, w, netns);
+	}
+	out_len = p - out;
+}
+
+/* All that is buffered written out: a walk stops at the first write
+ * error. */
+void sockiter_flush_out(void)
+{
+	if (fflush(stdout) || ferror(stdout))
+		die_errno("write error");
+	if (out_len)
+		write_out();
+}
