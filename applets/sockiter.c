@@ -254,6 +254,9 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		die_usage("unexpected argument '%s'", argv[optind]);
 	if (it->output == SOCK_OUT_COUNT)
 		it->config.mode = SOCK_MODE_COUNT;
+	it->config.listeners_only = it->config.mode == SOCK_MODE_RECORDS &&
+				    it->proto->tcp_tail &&
+				    f->states == 1U << SOCK_ST_LISTEN;
 	it->config.want_pointer = it->output == SOCK_OUT_PROC ||
 				  it->output == SOCK_OUT_JSON;
 	libbpf_set_print(it->verbose ? print_libbpf : NULL);
@@ -442,6 +445,7 @@ struct walk {
 	const struct sockiter *it;
 	const char *netns;		/* --all-netns: the JSON field */
 	int stream_family;		/* -1: none */
+	bool ended;			/* the end of the listeners seen */
 	char *held;			/* records and pointers */
 	size_t held_len, held_cap;
 	/* family << 63 | sl << 32 | offset in held: /proc's order, then
@@ -521,6 +525,10 @@ static size_t take_records(struct walk *walk, const char *buf, size_t len)
 		ptr = end = rec + size;
 		if (pointer && !(end = memchr(ptr, '\n', buf + len - ptr)))
 			break;
+		if (head.kind == SOCK_KIND_END) {
+			walk->ended = true;
+			return len;
+		}
 		if (head.family == walk->stream_family)
 			print_written(walk, rec, size, ptr, end - ptr);
 		else
@@ -603,6 +611,36 @@ static void chunk_done(struct reader *rd)
 	pthread_mutex_unlock(&rd->lock);
 }
 
+/*
+ * Listeners only: a read() of one IPv4 record's size or less ends at the
+ * row that filled it (bpf_seq_read() stops once it has the count asked
+ * for), so no read() goes on through the established hash, that has no
+ * rows to give, once the program marked the end of the listening hash.
+ * Two read()s a listener: fine for the few there are.
+ */
+static void read_listeners(struct walk *walk, int fd)
+{
+	static char buf[2 * sizeof(struct sockiter_row)];
+	size_t have = 0, used;
+	ssize_t got;
+
+	while (!walk->ended) {
+		got = read(fd, buf + have, SOCK_REC_ADDRS + 8);
+		if (got < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (got < 0)
+			die_errno("reading the iterator");
+		if (got == 0)
+			break;
+		have += got;
+		used = take_records(walk, buf, have);
+		memmove(buf, buf + used, have - used);
+		have -= used;
+	}
+	if (have)
+		die("the iterator's output is cut short");
+}
+
 /* The whole walk, printed or held as it is read. */
 static void read_walk(struct walk *walk, int link)
 {
@@ -615,6 +653,11 @@ static void read_walk(struct walk *walk, int link)
 	rd = (struct reader){ .fd = bpf_iter_create(link) };
 	if (rd.fd < 0)
 		die_errno("cannot start the iterator");
+	if (walk->it->config.listeners_only) {
+		read_listeners(walk, rd.fd);
+		close(rd.fd);
+		return;
+	}
 	pthread_mutex_init(&rd.lock, NULL);
 	pthread_cond_init(&rd.cond, NULL);
 	errno = pthread_create(&thread, NULL, read_chunks, &rd);

@@ -24,6 +24,8 @@ enum sock_kind {
 	SOCK_KIND_REQUEST,	/* TCP request socket, shown as SYN_RECV */
 	SOCK_KINDS		/* how many */
 };
+/* Not a socket: the listening hash is over (listeners_only). */
+#define SOCK_KIND_END	SOCK_KINDS
 
 /*
  * The /proc/net tables, as net/ipv4/tcp_ipv4.c, udp.c and net/ipv6/ print
@@ -138,6 +140,8 @@ struct sockiter_config {
 	__u32 hz;		/* the kernel's CONFIG_HZ */
 	bool want_pointer;	/* SOCK_MODE_RECORDS: add /proc's pointer */
 	bool udp_header_wide;	/* /proc/net/udp's header starts "   sl" */
+	bool listeners_only;	/* TCP: end the listeners with a record
+				 * of kind SOCK_KIND_END */
 	struct sockiter_filter filter;
 };
 

@@ -180,6 +180,13 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 			    header6, sizeof(header6) - 1);
 	if (!skc)
 		return 0;
+	/* The listening hash is walked first: the first socket of the
+	 * established hash marks its end, and the reader stops there. */
+	if (config.listeners_only && skc->skc_state != SOCK_ST_LISTEN) {
+		r.kind = SOCK_KIND_END;
+		emit_record(seq, &r, skc, true);
+		return 0;
+	}
 	r.family = skc->skc_family == AF_INET6 ? SOCK_FAMILY_V6 :
 						 SOCK_FAMILY_V4;
 	if (!(config.filter.families & (1 << r.family)))

@@ -275,6 +275,9 @@ guest_main() {
 		ZOO=$HELD
 		check_outputs
 		check -s established --src 127.0.0.1
+		# TCP: a walk of listeners only stops where they end
+		[ $P = udp ] || check -s listening -t
+		[ $P = udp ] || check -6 -s listening -j
 		compare "$APPLET -N PID" "" "$KIT" "$APPLET" -N "$ZOO"
 		check_pin
 		check_churn

@@ -15,6 +15,10 @@ check_outputs
 check -s established
 check -s listening		# ss's name
 check -s listen
+# Listeners only: the walk stops at the end of the listening hash.
+check -s listening -t
+check -6 -s listening -j
+check -4 -s listen -H
 check -s connected
 check -s all -c
 check --sport 5002
