@@ -495,11 +495,14 @@ static size_t written_size(const struct walk *walk, const char *rec)
 static void hold(struct walk *walk, const char *rec, size_t len,
 		 const struct sock_rec *head)
 {
+	if (walk->held_len > UINT32_MAX)	/* tens of millions of rows */
+		die("too many rows to hold for sorting");
 	walk->held = grow(walk->held, &walk->held_cap, walk->held_len + len, 1);
 	walk->rows = grow(walk->rows, &walk->rows_cap, walk->n + 1,
 			  sizeof(*walk->rows));
 	walk->rows[walk->n++] = (__u64)head->family << 63 |
-				(__u64)head->sl << 32 | walk->held_len;
+				(__u64)(head->sl & INT32_MAX) << 32 |
+				walk->held_len;
 	memcpy(walk->held + walk->held_len, rec, len);
 	walk->held_len += len;
 }
