@@ -247,12 +247,19 @@ static __always_inline void emit_record(struct seq_file *seq,
 					struct sock_rec *r, const void *ptr,
 					bool tcp)
 {
-	bpf_seq_write(seq, r, SOCK_REC_FIELDS(tcp));
-	if (r->family == SOCK_FAMILY_V4) {
+	bool v4 = r->family == SOCK_FAMILY_V4;
+
+	if (v4)
 		r->src[1] = r->dst[0];
-		bpf_seq_write(seq, r->src, SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V4));
+	if (tcp) {	/* TCP's fields run into the addresses: one write */
+		bpf_seq_write(seq, r, SOCK_REC_ADDRS +
+			      (v4 ? SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V4) :
+				    SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V6)));
 	} else {
-		bpf_seq_write(seq, r->src, SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V6));
+		bpf_seq_write(seq, r, SOCK_REC_TCP_OWN);
+		bpf_seq_write(seq, r->src,
+			      v4 ? SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V4) :
+				   SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V6));
 	}
 	if (config.want_pointer)
 		BPF_SEQ_PRINTF(seq, "%pK\n", ptr);
