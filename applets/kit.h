@@ -115,6 +115,7 @@ ssize_t read_text(const char *path, char *buf, size_t size);
 ssize_t write_all(int fd, const void *buf, size_t len);
 
 /* A JSON string literal, quotes included. */
+char *json_escape(char *p, const char *s, size_t len);
 void json_string(FILE *out, const char *s);
 
 #endif

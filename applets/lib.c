@@ -374,18 +374,37 @@ ssize_t write_all(int fd, const void *buf, size_t len)
 	return done;
 }
 
+/* s[0..len) escaped for the inside of a JSON string, at p: at most
+ * 6 * len bytes.  Every JSON kit prints goes through here. */
+char *json_escape(char *p, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *c = (const void *)s, *end = c + len;
+
+	for (; c < end; c++) {
+		if (*c == '"' || *c == '\\') {
+			*p++ = '\\';
+			*p++ = *c;
+		} else if (*c < 0x20) {
+			p = stpcpy(p, "\\u00");
+			*p++ = hex[*c >> 4];
+			*p++ = hex[*c & 15];
+		} else {
+			*p++ = *c;
+		}
+	}
+	return p;
+}
+
 void json_string(FILE *out, const char *s)
 {
-	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = *s;
+	char buf[6 * 64];
+	size_t len = strlen(s), n;
 
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
-		else
-			fputc(c, out);
+	fputc('"', out);
+	for (; len; s += n, len -= n) {
+		n = len < 64 ? len : 64;
+		fwrite(buf, 1, json_escape(buf, s, n) - buf, out);
 	}
 	fputc('"', out);
 }

@@ -303,22 +303,8 @@ static char *format_table_row(char *p, const struct sock_rec *r)
 /* s[0..len) as a JSON string: at most 6 * len + 2 bytes */
 static char *put_json_string(char *p, const char *s, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
-	const unsigned char *c = (const void *)s, *end = c + len;
-
 	*p++ = '"';
-	for (; c < end; c++) {
-		if (*c == '"' || *c == '\\') {
-			*p++ = '\\';
-			*p++ = *c;
-		} else if (*c < 0x20) {
-			p = stpcpy(p, "\\u00");
-			*p++ = hex[*c >> 4];
-			*p++ = hex[*c & 15];
-		} else {
-			*p++ = *c;
-		}
-	}
+	p = json_escape(p, s, len);
 	*p++ = '"';
 	return p;
 }

@@ -183,11 +183,39 @@ static void test_refusals(void)
 	}
 }
 
+/* json_string() escapes through json_escape() in 64-byte pieces: an
+ * escape on a piece's edge, and the longest form (\u00XX) at either end. */
+static bool json_is(const char *s, const char *want)
+{
+	char buf[1024] = "";
+	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
+
+	json_string(f, s);
+	fclose(f);
+	return !strcmp(buf, want);
+}
+
+static void test_json(void)
+{
+	char in[130], want[300];
+
+	memset(in, 'a', sizeof(in) - 1);
+	in[sizeof(in) - 1] = 0;
+	in[0] = '\x01', in[63] = '"', in[64] = '\\', in[128] = '\x1f';
+	sprintf(want, "\"\\u0001%.62s\\\"\\\\%.63s\\u001f\"", in + 1, in + 65);
+	check("json: quote, backslash, control characters, across pieces",
+	      json_is(in, want));
+	check("json: empty string", json_is("", "\"\""));
+	check("json: bytes of 0x7f and above pass as they are",
+	      json_is("\x7f\xc3\xa9", "\"\x7f\xc3\xa9\""));
+}
+
 int main(void)
 {
 	test_parse_ulong();
 	test_sysfs_root();
 	test_kit_getopt();
 	test_refusals();
+	test_json();
 	return unit_status();
 }
