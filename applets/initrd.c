@@ -85,11 +85,12 @@ struct boot {
 	char reason[512];	/* why the boot stopped, for the console */
 };
 
+/* Base 0, as the kernel reads rootdelay=, rootwait= and ramdisk_start=. */
 static long cmdline_number(const char *name, const char *value)
 {
 	unsigned long n;
 
-	if (parse_ulong(value, 10, 0, LONG_MAX, &n)) {
+	if (parse_ulong(value, 0, 0, LONG_MAX, &n)) {
 		warn_msg("ignoring %s=%s: not a number", name, value);
 		return 0;
 	}

@@ -3,6 +3,7 @@
 # by the real tools, and a virtio disk holding a real root.
 #   INITRD_KERNELS   the kernels to boot (default "6.1 7.3"; 6.12 works too)
 . "$TESTS/lib.sh"
+run_unit initrd_unit
 work=$(mktemp -d /tmp/kit-initrd.XXXXXX)
 trap 'rm -rf --one-file-system "$work"; t_cleanup' EXIT
 kernels=${INITRD_KERNELS:-6.1 7.3}

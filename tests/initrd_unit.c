@@ -14,8 +14,23 @@ int rdload_main(int argc, char **argv)
 	return 1;
 }
 
+/* parse_cmdline() into b, what it says on stderr (a warning) in said. */
+static void parse_saying(struct boot *b, const char *line, char *said,
+			 size_t size)
+{
+	FILE *saved = stderr;
+
+	memset(said, 0, size);
+	stderr = fmemopen(said, size - 1, "w");
+	parse_cmdline(b, line);
+	fclose(stderr);
+	stderr = saved;
+}
+
 static void test_cmdline(void)
 {
+	char said[256];
+
 	struct boot b = { .rw = false };
 
 	parse_cmdline(&b, "BOOT_IMAGE=/vmlinuz root=/dev/vda rootfstype=ext4 "
@@ -40,12 +55,24 @@ static void test_cmdline(void)
 	check("nothing after -- is read (noinitrd)", !b.noinitrd);
 
 	memset(&b, 0, sizeof(b));
-	parse_cmdline(&b, "rw ro rootwait noinitrd ramdisk_start=x");
+	parse_saying(&b, "rw ro rootwait noinitrd ramdisk_start=x", said,
+		     sizeof(said));
+	check("a bad number: ignored, said",
+	      strstr(said, "ignoring ramdisk_start=x: not a number"));
 	check("ro after rw: read-only", !b.rw);
 	check("rootwait alone waits for ever", b.rootwait && !b.rootwait_s);
 	check("noinitrd", b.noinitrd);
 	check("a bad number is ignored (0)", b.ramdisk_start == 0);
 	check("no root= given: none", !b.root);
+
+	memset(&b, 0, sizeof(b));
+	parse_saying(&b, "ramdisk_start=0x10 rootdelay=010 rootwait=09", said,
+		     sizeof(said));
+	check("numbers as the kernel reads them: 0x hex, 010 octal",
+	      b.ramdisk_start == 16 && b.rootdelay == 8);
+	check("09 is no number (octal), as for the kernel: said",
+	      b.rootwait && !b.rootwait_s &&
+	      strstr(said, "ignoring rootwait=09: not a number"));
 }
 
 /* An archive with two files, then other data: cpio_length finds its end. */
