@@ -188,12 +188,6 @@ static int run_applet(const struct applet *a, int argc, char **argv)
 {
 	applet_name = a->name;
 	applet_usage = a->usage;
-	/* Until every applet parses with kit_getopt(), which does this. */
-	if (argc == 2 && (!strcmp(argv[1], "--help") ||
-			  !strcmp(argv[1], "-h"))) {
-		print_usage(a->usage);
-		return 0;
-	}
 	return a->main(argc, argv);
 }
 

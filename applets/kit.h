@@ -86,19 +86,12 @@ int kit_getopt(int argc, char **argv, const char *shortopts,
 void opt_exclusive(const char *group);
 
 /*
- * parse_long: the whole string as a C integer (decimal, 0x hex,
- * leading-0 octal, optional sign), as the kernel's %i reads it.
- * Returns 0, or -1 when s is empty, has trailing junk or overflows.
- */
-int parse_long(const char *s, long *value);
-
-/*
  * parse_ulong: the whole string as a number in [min, max], no sign, no
  * spaces.  The rule for bases (README, "Numbers"): base 10 for what a
  * user types that ss, ip or busybox take in decimal (ports, uids, prefix
  * lengths, percentages, counts); base 0, the kernel's %i (0x hex,
  * leading-0 octal), only for values that mirror a kernel interface that
- * reads them so (sysfs values, rdload -s).  Returns 0, or -1 with errno
+ * reads them so (sysfs values, rdload -s, initrd's boot parameters).  Returns 0, or -1 with errno
  * EINVAL (not a number) or ERANGE (outside [min, max]).
  */
 int parse_ulong(const char *s, int base, unsigned long min,

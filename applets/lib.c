@@ -283,19 +283,6 @@ void opt_exclusive(const char *group)
 	}
 }
 
-int parse_long(const char *s, long *value)
-{
-	char *end;
-
-	if (!*s)
-		return -1;
-	errno = 0;
-	*value = strtol(s, &end, 0);
-	if (*end || errno)
-		return -1;
-	return 0;
-}
-
 int parse_ulong(const char *s, int base, unsigned long min,
 		unsigned long max, unsigned long *value)
 {
