@@ -91,8 +91,9 @@ void opt_exclusive(const char *group);
  * user types that ss, ip or busybox take in decimal (ports, uids, prefix
  * lengths, percentages, counts); base 0, the kernel's %i (0x hex,
  * leading-0 octal), only for values that mirror a kernel interface that
- * reads them so (sysfs values, rdload -s, initrd's boot parameters).  Returns 0, or -1 with errno
- * EINVAL (not a number) or ERANGE (outside [min, max]).
+ * reads them so (sysfs values, rdload -s, initrd's boot parameters).
+ * Returns 0, or -1 with errno EINVAL (not a number) or ERANGE (outside
+ * [min, max]).
  */
 int parse_ulong(const char *s, int base, unsigned long min,
 		unsigned long max, unsigned long *value);
