@@ -364,12 +364,13 @@ refuse_exactly "no multicolor LED at all" 1 "mcled: no multicolor LED in $LEDS" 
 # LED's sysfs refuses.  busy:a is written, busy:b refuses, and both are
 # put back: refuse checks that no file changed.
 ro_attr=/sys/devices/system/cpu/kernel_max
+# tree_busy ATTR [FILE]: busy:b's ATTR a link to FILE (default $ro_attr).
 tree_busy() {
 	rm -rf "$SYS"
 	mkled busy:a "red green blue" "1 2 3" 10 255
 	mkled busy:b red 4 11 65535
 	mkled busy:c "green red blue" "5 6 7" 12 255
-	ln -sf "$ro_attr" "$SYS/devices/platform/leds/busy:b/$1"
+	ln -sf "${2:-$ro_attr}" "$SYS/devices/platform/leds/busy:b/$1"
 }
 tree_busy brightness
 refuse_exactly "brightness refused midway: every LED put back" 1 \
@@ -385,6 +386,31 @@ refuse_exactly "multi_intensity refused midway, brightness not set: put back" 1 
 refuse_exactly "the only LED refuses: nothing to put back" 1 \
 	"mcled: cannot open $LEDS/busy:b/multi_intensity: Permission denied" \
 	mcled -l 'busy:b' -b 7 set '#ff0000'
+
+# A write() refused after open (issue 14): a cgroup's cgroup.freeze reads
+# 0 and takes 0 or 1; any other number fails in write() with ERANGE, as a
+# LED driver's store refuses a value.  A cgroup2 of our own, empty.
+cg=$(mktemp -d /tmp/kit-mcled-cg.XXXXXX)
+if mount -t cgroup2 none "$cg" 2>/dev/null && mkdir "$cg/kit-mcled.$$"; then
+	freeze=$cg/kit-mcled.$$/cgroup.freeze
+	tree_busy brightness "$freeze"
+	refuse_exactly "brightness write() refused: every LED put back" 1 \
+		"mcled: $LEDS/busy:b/brightness refused '7': Numerical result out of range; the LEDs are as they were before" \
+		mcled -l 'busy:*' -b 7 set '#ff0000'
+	tree_busy multi_intensity "$freeze"
+	refuse_exactly "multi_intensity write() refused: every LED put back" 1 \
+		"mcled: $LEDS/busy:b/multi_intensity refused '65535': Numerical result out of range; the LEDs are as they were before" \
+		mcled -l 'busy:*' set '#ff0000'
+	[ "$(cat "$freeze")" = 0 ] || fail "mcled: the cgroup stands for LEDs only" \
+		"cgroup.freeze is $(cat "$freeze")"
+	rmdir "$cg/kit-mcled.$$"
+	umount "$cg"
+else
+	fail "mcled: a cgroup2 of our own for a refused write()" \
+		"mount -t cgroup2 none $cg failed (needs root)"
+	umount "$cg" 2>/dev/null
+fi
+rmdir "$cg"
 
 # Permission: root writes anything, so these run as nobody.
 tree_many
