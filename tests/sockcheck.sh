@@ -107,6 +107,24 @@ check_outputs() {
 	check -4 -t
 	check -6 -j
 	check -6 -c
+	[ $P = udp ] || check_timers
+}
+
+# The zoo's TCP rows hold each kind of timer /proc shows, so that the
+# comparisons above cover how the applet reads each: 1 retransmit, 2
+# keepalive, 4 zero-window probe (tr in tr:tm->when, field 6).
+check_timers() {
+	local t kinds
+
+	in_zoo "$KIT" "$APPLET" -H >"$W/kit"
+	kinds=$(awk '{ print substr($6, 1, 2) }' "$W/kit" | sort -u | tr '\n' ' ')
+	for t in 01 02 04; do
+		case " $kinds" in
+		*" $t "*) pass "$APPLET: the zoo has a timer $t row, compared" ;;
+		*) fail "$APPLET: the zoo has a timer $t row, compared" \
+			"timers seen: $kinds" ;;
+		esac
+	done
 }
 
 # The table a pinned iterator at PATH prints to the zoo.  UDP rows sorted

@@ -199,8 +199,19 @@ static void loopback_up(void)
  * v4-mapped pairs; data queued both ways; TIME_WAIT, FIN_WAIT2 and
  * CLOSE_WAIT; SYN_RECV (TCP_DEFER_ACCEPT holds the request socket while
  * the client sends no data); SYN_SENT (the listener's accept queue is full,
- * its SYNs are dropped).  Descriptors stay open: the holder keeps them.
+ * its SYNs are dropped).  Timers: retransmit (the SYN_SENT), zero-window
+ * probe (the filled pair), keepalive (a v4 and a v6 pair; 6.19 moved
+ * the timers).  Descriptors stay open: the holder keeps them.
  */
+static void keepalive(int fd)
+{
+	int one = 1, idle = 600;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one)) ||
+	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle)))
+		die("SO_KEEPALIVE");
+}
+
 static void zoo_tcp(void)
 {
 	int any4, lo4, lo6, dual, defer4, defer6, fds[2], fd;
@@ -229,6 +240,10 @@ static void zoo_tcp(void)
 	tcp_pair(lo6, "::1", ZOO_PORT + 3, fds);
 	fill(fds[0]);
 	send_bytes(fds[1], 2000);
+	tcp_pair(lo4, "127.0.0.1", ZOO_PORT + 2, fds);
+	keepalive(fds[0]);
+	tcp_pair(lo6, "::1", ZOO_PORT + 3, fds);
+	keepalive(fds[1]);
 
 	for (i = 0; i < 2; i++) {	/* v4 then v6 */
 		const char *ip = i ? "::1" : "127.0.0.1";
