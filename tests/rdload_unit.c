@@ -866,6 +866,14 @@ static void test_verify(void)
 	      ok && rd_verify(&ld, fd, path) < 0 &&
 	      strstr(ld.error, "in MiB 2 (bytes 2097152-3145727)"));
 	ld.error[0] = 0;
+	byte ^= 1;	/* MiB 2 as it was; the last byte, in a partial MiB */
+	ok &= pwrite(fd, &byte, 1, (5 << 19) + 10) == 1;
+	byte = data[len - 1] ^ 0x80;
+	ok &= pwrite(fd, &byte, 1, len - 1) == 1;
+	check("--verify: the last byte changed, in the last partial MiB",
+	      ok && rd_verify(&ld, fd, path) < 0 &&
+	      strstr(ld.error, "in MiB 3 (bytes 3145728-3670138)"));
+	ld.error[0] = 0;
 	ok &= !ftruncate(fd, 2 << 20);
 	check("--verify: a target that ends early is an error",
 	      ok && rd_verify(&ld, fd, path) < 0 &&
