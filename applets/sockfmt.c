@@ -5,13 +5,19 @@
  * program printed it, rows padded as seq_pad does), ss's table, and JSON.
  * Hand-written hex and decimal conversion, into a buffer written out in
  * pieces that stay in the cache: printf took longer than the kernel's walk.
+ * And what the text needs to know of the kernel: HZ for the timers, and
+ * the width of /proc/net/udp's header.
  */
 #include <arpa/inet.h>
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "kit.h"
 #include "sockiter.h"
@@ -423,4 +429,111 @@ void sockiter_flush_out(void)
 		die_errno("write error");
 	if (out_len)
 		write_out();
+}
+
+/* ---- what the text needs to know of the kernel ---- */
+
+/* CONFIG_HZ from the kernel's config where distributions keep it. */
+static __u32 config_hz(void)
+{
+	char path[128], line[256];
+	struct utsname u;
+	long hz = 0;
+	gzFile f;
+
+	uname(&u);
+	snprintf(path, sizeof(path), "/boot/config-%s", u.release);
+	f = gzopen(path, "r");	/* reads plain files too */
+	if (!f)
+		f = gzopen("/proc/config.gz", "r");
+	if (!f)
+		return 0;
+	while (gzgets(f, line, sizeof(line)))
+		if (!strncmp(line, "CONFIG_HZ=", 10)) {
+			hz = strtol(line + 10, NULL, 10);
+			break;
+		}
+	gzclose(f);
+	return hz > 0 ? hz : 0;
+}
+
+/*
+ * HZ from one sample of jiffies and the monotonic clock: jiffies start at
+ * INITIAL_JIFFIES, (u32)(-300 * HZ), and then count HZ a second.  Returns
+ * the candidate that fits, or 0 when none fits clearly (near 5 minutes of
+ * uptime every HZ gives the same jiffies).
+ */
+static __u32 hz_from_jiffies(__u64 jiffies, __u64 now_ns)
+{
+	static const __u32 candidates[] = { 100, 250, 300, 1000 };
+	__u64 best = ~0ULL, second = ~0ULL;
+	__u32 hz = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(candidates) / sizeof(candidates[0]); i++) {
+		__u64 h = candidates[i];
+		__u64 want = (__u32)-(300 * h) + now_ns / 1000000 * h / 1000;
+		__u64 err = want > jiffies ? want - jiffies : jiffies - want;
+
+		if (err < best) {
+			second = best;
+			best = err;
+			hz = h;
+		} else if (err < second) {
+			second = err;
+		}
+	}
+	return best < hz && best * 8 < second ? hz : 0;
+}
+
+static __u32 sampled_hz(void)
+{
+	char buf[8192], *now, *jif;
+
+	if (read_text("/proc/timer_list", buf, sizeof(buf)) < 0)
+		return 0;
+	now = strstr(buf, "\nnow at ");
+	jif = strstr(buf, "\njiffies: ");
+	if (!now || !jif)
+		return 0;
+	return hz_from_jiffies(strtoull(jif + 10, NULL, 10),
+			       strtoull(now + 8, NULL, 10));
+}
+
+__u32 sockiter_kernel_hz(bool verbose)
+{
+	__u32 hz = config_hz();
+
+	if (!hz)
+		hz = sampled_hz();
+	if (!hz) {
+		hz = 250;
+		if (verbose)
+			warn_msg("cannot tell the kernel's HZ; assuming 250 "
+				 "(Debian's): timers may be off");
+	}
+	return hz;
+}
+
+/* /proc/net/udp's header gained a third leading space in 5.16 ("net:
+ * udp: fix alignment problem in udp4_seq_show()"), and in some stable
+ * kernels: older kernels are asked through /proc when it is there.  Not
+ * for every kernel: reading /proc/net/udp walks UDP's hash, a few ms. */
+bool sockiter_udp_header_wide(void)
+{
+	char head[4] = "";
+	struct utsname u;
+	int major = 0, minor = 0, fd;
+	ssize_t n;
+
+	uname(&u);
+	sscanf(u.release, "%d.%d", &major, &minor);
+	if (major > 5 || (major == 5 && minor >= 16))
+		return true;
+	fd = open("/proc/net/udp", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, head, 3);
+	close(fd);
+	return n == 3 && !strcmp(head, "   ");
 }

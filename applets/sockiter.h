@@ -155,6 +155,11 @@ void sockiter_table_header(void);
 void sockiter_print_row(const struct sockiter *it,
 			const struct sockiter_row *w, const char *netns);
 void sockiter_flush_out(void);
+/* The kernel's HZ, to turn timers' jiffies into /proc's clock ticks;
+ * verbose: say when it is a guess */
+__u32 sockiter_kernel_hz(bool verbose);
+/* Does /proc/net/udp's header start with three spaces (5.16 on)? */
+bool sockiter_udp_header_wide(void);
 
 /* States by ss's names, and as ss's State column shows them. */
 struct sock_state_names {
