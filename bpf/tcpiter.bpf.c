@@ -56,12 +56,12 @@ static unsigned long retransmit_expires(struct inet_connection_sock *icsk)
 }
 
 /* Whether the keepalive timer is pending, and its expiry: sk_timer until
- * 6.19 gave TCP its own (the change that moved the retransmit timer into
- * struct sock). */
+ * "tcp: introduce icsk->icsk_keepalive_timer" (6.19), which Debian's 6.1
+ * and 6.12 carry too: the field, not the version, tells. */
 static bool keepalive_pending(struct inet_connection_sock *icsk,
 			      unsigned long *expires)
 {
-	if (bpf_core_field_exists(icsk->icsk_inet.sk.tcp_retransmit_timer)) {
+	if (bpf_core_field_exists(icsk->icsk_keepalive_timer)) {
 		*expires = icsk->icsk_keepalive_timer.expires;
 		return icsk->icsk_keepalive_timer.entry.pprev;
 	}
