@@ -306,10 +306,14 @@ static off_t cpio_length(int fd)
 	return 0;
 }
 
-/* What follows the wrapper in the retained initrd, copied out. */
-static bool image_after_cpio(void)
+/*
+ * What follows a leading newc cpio in src (kit's wrapper, in an initrd
+ * the kernel kept whole), copied to dst.  False when src is missing, is
+ * no cpio, or nothing follows it.
+ */
+static bool copy_after_cpio(const char *src, const char *dst)
 {
-	int in = open("/sys/firmware/initrd", O_RDONLY | O_CLOEXEC), out;
+	int in = open(src, O_RDONLY | O_CLOEXEC), out;
 	char buf[65536];
 	off_t pos;
 	ssize_t n;
@@ -322,14 +326,14 @@ static bool image_after_cpio(void)
 		close(in);
 		return false;
 	}
-	out = open(IMAGE_PATH, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (out < 0)
-		boot_fail("cannot copy the image out of /sys/firmware/initrd: "
-			  "%s", strerror(errno));
+		boot_fail("cannot copy the image out of %s: %s", src,
+			  strerror(errno));
 	while ((n = pread(in, buf, sizeof(buf), pos)) > 0) {
 		if (write_all(out, buf, n) < 0)
 			boot_fail("no room in memory to copy the image out of "
-				  "/sys/firmware/initrd: %s", strerror(errno));
+				  "%s: %s", src, strerror(errno));
 		pos += n;
 	}
 	close(in);
@@ -337,14 +341,24 @@ static bool image_after_cpio(void)
 	return true;
 }
 
-/* Where the image is, in the order the kernel and kit look. */
+/*
+ * Where the image is, in the order the kernel and kit look.  A kernel
+ * with brd built in writes the whole initrd, kit's cpio first, to
+ * /initrd.image when it is not all cpio.
+ */
 static const char *find_image(struct boot *b)
 {
+	if (copy_after_cpio("/initrd.image", IMAGE_PATH)) {
+		unlink("/initrd.image");	/* its memory, given back */
+		warn_msg("the image follows the cpio in /initrd.image, "
+			 "which the kernel wrote");
+		return IMAGE_PATH;
+	}
 	if (!access("/initrd.image", F_OK)) {
 		warn_msg("the image is /initrd.image, which the kernel wrote");
 		return "/initrd.image";
 	}
-	if (image_after_cpio()) {
+	if (copy_after_cpio("/sys/firmware/initrd", IMAGE_PATH)) {
 		warn_msg("the image follows the cpio in /sys/firmware/initrd");
 		return IMAGE_PATH;
 	}

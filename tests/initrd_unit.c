@@ -75,6 +75,28 @@ static void test_cmdline(void)
 	      strstr(said, "ignoring rootwait=09: not a number"));
 }
 
+/* copy_after_cpio: the bytes after the archive at path (end long), and
+ * nothing when nothing follows or there is no archive. */
+static void test_copy_after(const char *path, off_t end)
+{
+	char dst[] = "/tmp/initrd_unit_image.XXXXXX", buf[16] = "";
+	int fd = mkstemp(dst), in;
+
+	check("copy_after_cpio: what follows the cpio, alone",
+	      copy_after_cpio(path, dst) &&
+	      read_text(dst, buf, sizeof(buf)) == 5 && !strcmp(buf, "IMAGE"));
+	in = open(path, O_RDWR);
+	ftruncate(in, end);
+	check("copy_after_cpio: nothing after the cpio, no copy",
+	      !copy_after_cpio(path, dst));
+	pwrite(in, "junk..", 6, 0);
+	check("copy_after_cpio: no cpio, no copy", !copy_after_cpio(path, dst));
+	pwrite(in, "070701", 6, 0);
+	close(in);
+	close(fd);
+	unlink(dst);
+}
+
 /* An archive with two files, then other data: cpio_length finds its end. */
 static void test_cpio(void)
 {
@@ -93,6 +115,7 @@ static void test_cpio(void)
 	check("cpio_length: the end of the trailer", cpio_length(c.fd) == end);
 	check("what follows starts there",
 	      pread(c.fd, buf, 5, end) == 5 && !memcmp(buf, "IMAGE", 5));
+	test_copy_after(path, end);
 	pwrite(c.fd, "070702", 6, 0);
 	check("another magic is no newc cpio", cpio_length(c.fd) == 0);
 	pwrite(c.fd, "070701", 6, 0);
