@@ -55,6 +55,7 @@ mount -t proc proc /proc
 echo "$1: pid=\$\$ root=\$(awk '\$2 == "/" { print \$1 }' /proc/mounts | tail -1)"
 echo "$1: initrd=\$(cat /initrd/marker 2>/dev/null || echo none)"
 echo "$1: ram0 mounted at: \$(awk '\$1 == "/dev/ram0" { print \$2 }' /proc/mounts)"
+echo "$1: / mounted \$(awk '\$2 == "/" { t = \$3 " " \$4 } END { print t }' /proc/mounts)"
 echo "$1: args=\$*"
 poweroff -f
 EOF
@@ -343,7 +344,8 @@ ram_boots() {
 boots() {
 	local w=$work/$k.cpio
 
-	boot linuxrc "$w" "root=LABEL=kitroot rw" "$work/root-initrd.img"
+	boot linuxrc "$w" "root=LABEL=kitroot rw rootfstype=ext4 rootflags=commit=17" \
+		"$work/root-initrd.img"
 	sees linuxrc "/linuxrc runs as the kernel ran it (own session, cwd /, console, HOME, TERM, RAM disk as /)" \
 		'^linuxrc: pid=([0-9]+) session=\1 cwd=/ stdin=/dev/console HOME=/ TERM=linux root=/dev/ram0$'
 	sees linuxrc "the real root's init is PID 1 on /dev/root" \
@@ -354,13 +356,28 @@ boots() {
 		'initrd: mounted root device LABEL=kitroot \([0-9]+:0\) on /root'
 	sees linuxrc "said where the image was" \
 		'initrd: the image is the one in the cpio, /kit/image'
+	sees linuxrc "rw, rootfstype= and rootflags= mount the real root" \
+		'^realroot: / mounted ext4 rw,.*commit=17'
 
-	boot noinitrd-dir "$w" "root=UUID=${root_uuid^^}" "$work/root-plain.img"
+	boot noinitrd-dir "$w" "root=UUID=${root_uuid^^} ro" "$work/root-plain.img"
 	sees noinitrd-dir "root=UUID= finds it by its UUID, in any case" \
 		"initrd: mounted root device UUID=${root_uuid^^} \\([0-9]+:0\\) on /root"
 	sees noinitrd-dir "no /initrd on the real root: the RAM disk is unmounted" \
 		'^realroot: ram0 mounted at: $'
 	sees noinitrd-dir "and it says so" 'initrd: /initrd does not exist: unmounting the RAM disk'
+	sees noinitrd-dir "ro: the real root read-only" '^realroot: / mounted ext4 ro,'
+
+	boot noinitrd "$w" "noinitrd root=/dev/vda" "$work/root-plain.img"
+	sees noinitrd "noinitrd: says it goes straight to the root" \
+		'initrd: noinitrd: no RAM disk, straight to the root'
+	sees noinitrd "and the real root boots, no RAM disk loaded" \
+		'^realroot: ram0 mounted at: $'
+	if grep -q 'RAMDISK:' "$work/noinitrd.log"; then
+		fail "initrd: [$k] noinitrd: no image read" \
+			"$(grep 'RAMDISK:' "$work/noinitrd.log")"
+	else
+		pass "initrd: [$k] noinitrd: no image read"
+	fi
 
 	# Failures: one line, then a shell or the wait.
 	boot noimage "$wrap" "root=/dev/vda"
@@ -374,6 +391,8 @@ boots() {
 		'too big'
 	sees toobig "and the boot says what to do" \
 		'initrd: the RAM disk was not loaded .*give the machine more memory'
+	sees toobig "then waits, with no shell to offer" \
+		'initrd: no shell \(boot with kit.shell=PATH\); waiting'
 
 	boot badrc "$work/$k-badrc.cpio" "root=/dev/vda" "$work/root-plain.img" \
 		'starting /old/bin/sh' 'echo SHELL-REACHED-$((6*7)); poweroff -f'
@@ -387,14 +406,14 @@ boots() {
 		'initrd: the RAM disk has no /linuxrc; boot with root=/dev/ram0'
 	sees norc "and reaches the RAM disk's shell" '^SHELL-REACHED-42'
 
-	boot noroot "$w" "root=/dev/vdz rootwait=3 rootdelay=1" "" \
-		'starting /old/bin/sh' 'echo SHELL-REACHED-$((6*7)); poweroff -f'
+	boot noroot "$w" "root=/dev/vdz rootwait=3 rootdelay=1 kit.shell=/old/bin/ash" "" \
+		'starting /old/bin/ash' 'echo SHELL-REACHED-$((6*7)); poweroff -f'
 	sees noroot "rootdelay= waits first" 'initrd: waiting 1 s \(rootdelay=\)'
 	sees noroot "rootwait: waits for the root device" \
 		'initrd: waiting for root device /dev/vdz\.\.\.'
 	sees noroot "then gives up with what to do" \
 		"initrd: root device /dev/vdz not found in rootwait's time; check root="
-	sees noroot "and reaches the shell" '^SHELL-REACHED-42'
+	sees noroot "and reaches the shell kit.shell= names" '^SHELL-REACHED-42'
 
 	# kit.image=: the image's two volumes on two disks, as floppies were.
 	boot volumes "$wrap" "root=/dev/ram0 kit.image=/dev/vda,/dev/vdb" \
@@ -419,6 +438,8 @@ boots() {
 	sees corrupt "a corrupt stream: rdload says so" 'rdload: RAMDISK: gzip data corrupt'
 	sees corrupt "and the boot stops with its line" \
 		'initrd: the RAM disk was not loaded'
+	sees corrupt "then waits, with no shell to offer" \
+		'initrd: no shell \(boot with kit.shell=PATH\); waiting'
 }
 
 # ---- main ----
