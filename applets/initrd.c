@@ -72,7 +72,6 @@ KIT_APPLET(initrd, "boot an old initrd image (ext2, minix... + /linuxrc)",
 
 int rdload_main(int argc, char **argv);
 
-#define RAM0		makedev(1, 0)
 
 /* ---- the boot: the kernel command line ---- */
 
@@ -459,74 +458,6 @@ static void mount_dev(const char *what, const char *dev, const char *dir,
 		  "%s); check rootfstype=, or add the filesystem's module "
 		  "(kit initrd mkcpio -m MODULE)", what, dir,
 		  tried[0] ? tried : "none");
-}
-
-/* An ext2/3/4 superblock's UUID or label matches spec ("UUID=..."). */
-static bool ext_matches(const char *dev, const char *spec)
-{
-	unsigned char sb[256];
-	char uuid[37];
-	int fd = open(dev, O_RDONLY | O_CLOEXEC), i, n = 0;
-
-	if (fd < 0)
-		return false;
-	i = pread(fd, sb, sizeof(sb), 1024);
-	close(fd);
-	if (i != sizeof(sb) || sb[0x38] != 0x53 || sb[0x39] != 0xef)
-		return false;
-	if (!strncmp(spec, "LABEL=", 6))
-		return !strncmp((char *)sb + 0x78, spec + 6, 16) &&
-		       strlen(spec + 6) <= 16;
-	for (i = 0; i < 16; i++)
-		n += sprintf(uuid + n, "%s%02x",
-			     i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
-			     sb[0x68 + i]);
-	return !strcasecmp(uuid, spec + 5);
-}
-
-/* root= as a device number: /dev/NAME, NAME, MAJ:MIN, hex, UUID=, LABEL=. */
-static bool root_device(const char *spec, dev_t *dev)
-{
-	char path[PATH_MAX], buf[32];
-	unsigned int maj, min;
-	struct dirent *d = NULL;
-	struct stat st;
-	DIR *dir;
-
-	if (!strncmp(spec, "UUID=", 5) || !strncmp(spec, "LABEL=", 6)) {
-		dir = opendir("/sys/class/block");
-		while (dir && (d = readdir(dir))) {
-			snprintf(path, sizeof(path), "/dev/%s", d->d_name);
-			if (ext_matches(path, spec) && !stat(path, &st)) {
-				*dev = st.st_rdev;
-				break;
-			}
-		}
-		if (dir)
-			closedir(dir);
-		return d != NULL;
-	}
-	if (sscanf(spec, "%u:%u%c", &maj, &min, buf) == 2) {
-		*dev = makedev(maj, min);
-		return true;
-	}
-	if (strspn(spec, "0123456789abcdefABCDEF") == strlen(spec)) {
-		*dev = makedev(strtoul(spec, NULL, 16) >> 8,
-			       strtoul(spec, NULL, 16) & 0xff);
-		return true;
-	}
-	if (!strncmp(spec, "/dev/", 5))
-		spec += 5;
-	if (!strcmp(spec, "ram")) {
-		*dev = RAM0;
-		return true;
-	}
-	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", spec);
-	if (read_text(path, buf, sizeof(buf)) < 0 ||
-	    sscanf(buf, "%u:%u", &maj, &min) != 2)
-		return false;
-	*dev = makedev(maj, min);
-	return true;
 }
 
 static double now(void)

@@ -1,12 +1,12 @@
 # initrd: `kit initrd mkcpio` on the host, then real boots of Debian
 # kernels under qemu with the wrapper in front of old-style images made
 # by the real tools, and a virtio disk holding a real root.
-#   INITRD_KERNELS   the kernels to boot (default "6.1 7.3"; 6.12 works too)
+#   INITRD_KERNELS   the kernels to boot (default "6.1 6.12 7.3")
 . "$TESTS/lib.sh"
 run_unit initrd_unit
 work=$(mktemp -d /tmp/kit-initrd.XXXXXX)
 trap 'rm -rf --one-file-system "$work"; t_cleanup' EXIT
-kernels=${INITRD_KERNELS:-6.1 7.3}
+kernels=${INITRD_KERNELS:-6.1 6.12 7.3}
 # The modules the wrappers take (7.x caches keep only those named).
 modules="brd ext4 jbd2 crc32c_cryptoapi crc32c_generic crc32c_intel minix romfs
 	virtio_pci virtio_blk"
@@ -379,6 +379,16 @@ boots() {
 		pass "initrd: [$k] noinitrd: no image read"
 	fi
 
+	boot partuuid-mbr "$w" "root=PARTUUID=4B495421-01" "$work/disk-mbr.img"
+	sees partuuid-mbr "root=PARTUUID= of an MBR partition (signature-NN, any case)" \
+		'initrd: mounted root device PARTUUID=4B495421-01 \([0-9]+:1\) on /root'
+	sees partuuid-mbr "and its init runs" '^realroot: pid=1 root=/dev/root$'
+	boot partuuid-gpt "$w" "root=PARTUUID=$gpt_uuid/PARTNROFF=1" \
+		"$work/disk-gpt.img"
+	sees partuuid-gpt "root=PARTUUID=/PARTNROFF=1: GPT partition 1's, then the next" \
+		"initrd: mounted root device PARTUUID=$gpt_uuid/PARTNROFF=1 \\([0-9]+:2\\) on /root"
+	sees partuuid-gpt "and its init runs" '^realroot: pid=1 root=/dev/root$'
+
 	# Failures: one line, then a shell or the wait.
 	boot noimage "$wrap" "root=/dev/vda"
 	sees noimage "no image: says so and what to do" \
@@ -486,6 +496,28 @@ mke2fs -q -F -t ext4 -L kitroot -d "$work/t-root" "$work/root-initrd.img" 16384
 rm -r "$work/t-root/initrd"
 root_uuid=5d1e0c2a-1b7f-4c3e-9a55-6b2f4e8d9c10
 mke2fs -q -F -t ext4 -U "$root_uuid" -d "$work/t-root" "$work/root-plain.img" 16384
+
+# root=PARTUUID=: the real root as partition 1 of an MBR disk, and as
+# partition 2 of a GPT disk, found from partition 1 with PARTNROFF=1.
+gpt_uuid=2a0c1e5d-7f1b-3e4c-9a55-6b2f4e8d9c10
+partitioned() {
+	truncate -s 20M "$1" &&
+		sfdisk -q "$1" >/dev/null &&
+		dd if="$work/root-plain.img" of="$1" bs=512 seek="$2" \
+			conv=notrunc status=none
+}
+partitioned "$work/disk-mbr.img" 2048 <<EOF
+label: dos
+label-id: 0x4b495421
+start=2048, type=83
+EOF
+partitioned "$work/disk-gpt.img" 4096 <<EOF
+label: gpt
+start=2048, size=2048, uuid=$gpt_uuid
+start=4096
+EOF
+[ "$(sfdisk --part-uuid "$work/disk-gpt.img" 1)" = "${gpt_uuid^^}" ] ||
+	fail "initrd: sfdisk made the GPT disk with partition 1's UUID"
 
 host_usage_checks
 for k in $kernels; do

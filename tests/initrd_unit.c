@@ -3,6 +3,7 @@
  * reader, module names and device numbers. */
 #include "../applets/initrd.c"
 #include "../applets/mkcpio.c"
+#include "../applets/rootdev.c"
 #include "../applets/rdimage.c"
 #include "../applets/rddecode.c"
 #include "unit.h"
@@ -97,6 +98,42 @@ static void test_copy_after(const char *path, off_t end)
 	unlink(dst);
 }
 
+/* part_uuid() of an MBR disk and a GPT disk, 4096-byte blocks, made in a
+ * file: the forms the kernel's parsers give. */
+static void test_part_uuid(void)
+{
+	char path[] = "/tmp/initrd_unit_disk.XXXXXX", uuid[37] = "";
+	unsigned char s[512] = { 0 }, hdr[92] = { 0 }, e[128] = { 0 };
+	static const unsigned char guid[16] = {
+		0x2a, 0x0c, 0x1e, 0x5d, 0x7f, 0x1b, 0x3e, 0x4c,
+		0x9a, 0x55, 0x6b, 0x2f, 0x4e, 0x8d, 0x9c, 0x10 };
+	int fd = mkstemp(path);
+
+	s[440] = 0x21, s[441] = 0x54, s[442] = 0x49, s[443] = 0x4b;
+	s[510] = 0x55, s[511] = 0xaa;
+	pwrite(fd, s, sizeof(s), 0);
+	check("MBR: the disk's signature and the number in hex",
+	      part_uuid(path, 512, 10, uuid) && !strcmp(uuid, "4b495421-0a"));
+	s[446 + 16 + 4] = 0xee;		/* a protective MBR, in entry 2 */
+	pwrite(fd, s, sizeof(s), 0);
+	memcpy(hdr, "EFI PART", 8);
+	hdr[72] = 2;			/* entries from block 2 */
+	hdr[80] = 4;			/* 4 of them */
+	hdr[85] = 1;			/* of 256 bytes */
+	pwrite(fd, hdr, sizeof(hdr), 4096);
+	memcpy(e + 16, guid, 16);
+	pwrite(fd, e, sizeof(e), 2 * 4096 + 2 * 256);
+	check("GPT: entry 3's unique GUID, mixed-endian as the kernel prints it",
+	      part_uuid(path, 4096, 3, uuid) &&
+	      !strcmp(uuid, "5d1e0c2a-1b7f-4c3e-9a55-6b2f4e8d9c10"));
+	check("GPT: no partition 5 of 4", !part_uuid(path, 4096, 5, uuid));
+	s[510] = 0;
+	pwrite(fd, s, sizeof(s), 0);
+	check("no 55 aa: no partition table", !part_uuid(path, 512, 1, uuid));
+	close(fd);
+	unlink(path);
+}
+
 /* An archive with two files, then other data: cpio_length finds its end. */
 static void test_cpio(void)
 {
@@ -164,6 +201,7 @@ static void test_devices(void)
 int main(void)
 {
 	test_cmdline();
+	test_part_uuid();
 	test_cpio();
 	test_names();
 	test_devices();

@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * initrd: root= as the kernel reads it (init/do_mounts.c, block/
+ * early-lookup.c): a device name, MAJ:MIN, hex, an ext2/3/4 UUID= or
+ * LABEL=, or a partition's PARTUUID= from its GPT or MBR.
+ */
+#include <dirent.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include "kit.h"
+#include "initrd.h"
+
+/* An ext2/3/4 superblock's UUID or label matches spec ("UUID=..."). */
+static bool ext_matches(const char *dev, const char *spec)
+{
+	unsigned char sb[256];
+	char uuid[37];
+	int fd = open(dev, O_RDONLY | O_CLOEXEC), i, n = 0;
+
+	if (fd < 0)
+		return false;
+	i = pread(fd, sb, sizeof(sb), 1024);
+	close(fd);
+	if (i != sizeof(sb) || sb[0x38] != 0x53 || sb[0x39] != 0xef)
+		return false;
+	if (!strncmp(spec, "LABEL=", 6))
+		return !strncmp((char *)sb + 0x78, spec + 6, 16) &&
+		       strlen(spec + 6) <= 16;
+	for (i = 0; i < 16; i++)
+		n += sprintf(uuid + n, "%s%02x",
+			     i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
+			     sb[0x68 + i]);
+	return !strcasecmp(uuid, spec + 5);
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/*
+ * The PARTUUID of partition partno of the disk at path, as the kernel's
+ * partition parsers make it: a GPT entry's unique GUID, or on an MBR
+ * disk its signature and the number, "SSSSSSSS-PP".  lbs: the disk's
+ * logical block size.  False when the disk has neither table.
+ */
+static bool part_uuid(const char *path, unsigned int lbs, unsigned int partno,
+		      char uuid[37])
+{
+	unsigned char mbr[512], hdr[92], g[16];
+	uint64_t entries;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), i;
+	bool gpt = false, ok = false;
+
+	if (fd < 0)
+		return false;
+	if (pread(fd, mbr, sizeof(mbr), 0) != sizeof(mbr) ||
+	    mbr[510] != 0x55 || mbr[511] != 0xaa)
+		goto out;
+	for (i = 0; i < 4; i++)
+		gpt |= mbr[446 + 16 * i + 4] == 0xee;	/* protective MBR */
+	if (!gpt) {
+		snprintf(uuid, 37, "%08x-%02x", le32(mbr + 440), partno);
+		ok = true;
+		goto out;
+	}
+	if (pread(fd, hdr, sizeof(hdr), lbs) != sizeof(hdr) ||
+	    memcmp(hdr, "EFI PART", 8) || !partno || partno > le32(hdr + 80) ||
+	    le32(hdr + 84) < 32)
+		goto out;
+	entries = (le32(hdr + 72) | (uint64_t)le32(hdr + 76) << 32) * lbs;
+	if (pread(fd, g, sizeof(g), entries + (uint64_t)(partno - 1) *
+		  le32(hdr + 84) + 16) != sizeof(g))
+		goto out;
+	snprintf(uuid, 37, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+		 le32(g), g[4] | g[5] << 8, g[6] | g[7] << 8, g[8], g[9],
+		 g[10], g[11], g[12], g[13], g[14], g[15]);
+	ok = true;
+out:
+	close(fd);
+	return ok;
+}
+
+/* Block device name (in /sys/class/block) as a partition: its disk's
+ * name and its number. */
+static bool partition_of(const char *name, char disk[NAME_MAX + 1],
+			 unsigned int *partno)
+{
+	char path[PATH_MAX], real[PATH_MAX], buf[16], *slash;
+
+	snprintf(path, sizeof(path), "/sys/class/block/%s/partition", name);
+	if (read_text(path, buf, sizeof(buf)) < 0)
+		return false;
+	*partno = strtoul(buf, NULL, 10);
+	snprintf(path, sizeof(path), "/sys/class/block/%s", name);
+	if (!realpath(path, real) || !(slash = strrchr(real, '/')))
+		return false;
+	*slash = '\0';			/* .../DISK/PART: DISK */
+	slash = strrchr(real, '/');
+	snprintf(disk, NAME_MAX + 1, "%.255s", slash ? slash + 1 : real);
+	return true;
+}
+
+/* Does block device name have PARTUUID uuid?  The disk and number in
+ * disk and *partno. */
+static bool has_part_uuid(const char *name, const char *uuid,
+			  char disk[NAME_MAX + 1], unsigned int *partno)
+{
+	char path[PATH_MAX], buf[16], found[37];
+	unsigned long lbs = 512;
+
+	if (!partition_of(name, disk, partno))
+		return false;
+	snprintf(path, sizeof(path), "/sys/class/block/%s/queue/"
+		 "logical_block_size", disk);
+	if (read_text(path, buf, sizeof(buf)) > 0)
+		lbs = strtoul(buf, NULL, 10);
+	snprintf(path, sizeof(path), "/dev/%s", disk);
+	return part_uuid(path, lbs, *partno, found) &&
+	       !strcasecmp(found, uuid);
+}
+
+/*
+ * root=PARTUUID=U[/PARTNROFF=N]: the partition whose PARTUUID is U, or
+ * the one N further on the same disk, as the kernel's devt_from_partuuid().
+ * Its name in name.
+ */
+static bool partuuid_name(const char *spec, char name[NAME_MAX + 1])
+{
+	char uuid[37], disk[NAME_MAX + 1], other[NAME_MAX + 1];
+	const char *off = strstr(spec, "/PARTNROFF=");
+	unsigned int partno, n, want = 0;
+	struct dirent *d;
+	bool found = false;
+	DIR *dir;
+
+	snprintf(uuid, sizeof(uuid), "%.*s",
+		 (int)(off ? off - spec : (long)strlen(spec)), spec);
+	dir = opendir("/sys/class/block");
+	while (dir && !found && (d = readdir(dir)))
+		if (has_part_uuid(d->d_name, uuid, disk, &partno)) {
+			snprintf(name, NAME_MAX + 1, "%s", d->d_name);
+			want = partno + (off ? atoi(off + 11) : 0);
+			found = true;
+		}
+	if (found && off) {
+		found = false;
+		rewinddir(dir);
+		while (!found && (d = readdir(dir)))
+			if (partition_of(d->d_name, other, &n) && n == want &&
+			    !strcmp(other, disk)) {
+				snprintf(name, NAME_MAX + 1, "%s", d->d_name);
+				found = true;
+			}
+	}
+	if (dir)
+		closedir(dir);
+	return found;
+}
+
+/* root= as a device number: /dev/NAME, NAME, MAJ:MIN, hex, UUID=, LABEL=,
+ * PARTUUID=. */
+bool root_device(const char *spec, dev_t *dev)
+{
+	char path[PATH_MAX], buf[32], name[NAME_MAX + 1];
+	unsigned int maj, min;
+	struct dirent *d = NULL;
+	struct stat st;
+	DIR *dir;
+
+	if (!strncmp(spec, "UUID=", 5) || !strncmp(spec, "LABEL=", 6)) {
+		dir = opendir("/sys/class/block");
+		while (dir && (d = readdir(dir))) {
+			snprintf(path, sizeof(path), "/dev/%s", d->d_name);
+			if (ext_matches(path, spec) && !stat(path, &st)) {
+				*dev = st.st_rdev;
+				break;
+			}
+		}
+		if (dir)
+			closedir(dir);
+		return d != NULL;
+	}
+	if (sscanf(spec, "%u:%u%c", &maj, &min, buf) == 2) {
+		*dev = makedev(maj, min);
+		return true;
+	}
+	if (strspn(spec, "0123456789abcdefABCDEF") == strlen(spec)) {
+		*dev = makedev(strtoul(spec, NULL, 16) >> 8,
+			       strtoul(spec, NULL, 16) & 0xff);
+		return true;
+	}
+	if (!strncmp(spec, "PARTUUID=", 9)) {
+		if (!partuuid_name(spec + 9, name))
+			return false;
+		spec = name;
+	}
+	if (!strncmp(spec, "/dev/", 5))
+		spec += 5;
+	if (!strcmp(spec, "ram")) {
+		*dev = RAM0;
+		return true;
+	}
+	snprintf(path, sizeof(path), "/sys/class/block/%s/dev", spec);
+	if (read_text(path, buf, sizeof(buf)) < 0 ||
+	    sscanf(buf, "%u:%u", &maj, &min) != 2)
+		return false;
+	*dev = makedev(maj, min);
+	return true;
+}
