@@ -253,13 +253,14 @@ static char *put_addr(char *p, const __u32 *addr, int family)
 	return p - 1;
 }
 
-void sockiter_table_header(void)
+void sockiter_table_header(const struct sockiter *it)
 {
 	char *p = reserve(ROW_MAX);
 
-	out_len += sprintf(p, "%-11s %6s %6s %-27s %-27s %6s %s\n", "State",
+	out_len += sprintf(p, "%-11s %6s %6s %-27s %-27s %6s %s%s\n", "State",
 			   "Recv-Q", "Send-Q", " Local Address:Port",
-			   " Peer Address:Port", "Uid", "Inode");
+			   " Peer Address:Port", "Uid", "Inode",
+			   it->owners ? " Process" : "");
 }
 
 /* " %-27s" of ADDR:PORT, [ADDR]:PORT for IPv6; port 0 as * where star */
@@ -301,9 +302,7 @@ static char *format_table_row(char *p, const struct sock_rec *r)
 	*p++ = ' ';
 	p = put_dec(p, r->uid, 6);
 	*p++ = ' ';
-	p = put_dec(p, r->inode, 0);
-	*p++ = '\n';
-	return p;
+	return put_dec(p, r->inode, 0);
 }
 
 /* s[0..len) as a JSON string: at most 6 * len + 2 bytes */
@@ -397,9 +396,46 @@ static char *format_json_row(char *p, const struct sockiter *it,
 		p = put_number(p, "drops", r->drops);
 	else if (r->kind == SOCK_KIND_FULL)
 		p = put_tcp_tail(p, r);
-	*p++ = '}';
-	*p++ = '\n';
 	return p;
+}
+
+/*
+ * -p: the owners of the socket with inode, appended to out: ss's
+ * " users:((\"COMM\",pid=N,fd=N),...)" (COMM as it is, as ss prints it),
+ * or JSON's ,"owners":[{"comm":..,"pid":..,"fd":..},...].
+ */
+static void put_owners(bool json, __u64 inode)
+{
+	size_t n, i;
+	const struct sock_owner_rec *o = sockiter_owners_of(inode, &n);
+	char *p;
+
+	if (!n && !json)
+		return;
+	p = reserve(16);
+	p = stpcpy(p, json ? ",\"owners\":[" : " users:(");
+	for (i = 0; i < n; i++) {
+		out_len = p - out;
+		p = reserve(192);
+		if (i)
+			*p++ = ',';
+		if (json) {
+			p = put_json_string(stpcpy(p, "{\"comm\":"), o[i].comm,
+					    strnlen(o[i].comm, 16));
+			p = put_number(p, "pid", o[i].pid);
+			p = put_number(p, "fd", o[i].fd);
+			*p++ = '}';
+		} else {
+			p = stpcpy(p, "(\"");
+			memcpy(p, o[i].comm, strnlen(o[i].comm, 16));
+			p += strnlen(o[i].comm, 16);
+			p = put_dec(stpcpy(p, "\",pid="), o[i].pid, 0);
+			p = put_dec(stpcpy(p, ",fd="), o[i].fd, 0);
+			*p++ = ')';
+		}
+	}
+	*p++ = json ? ']' : ')';
+	out_len = p - out;
 }
 
 /* One row in the form the command line asked for. */
@@ -411,13 +447,21 @@ void sockiter_print_row(const struct sockiter *it,
 	if (it->output == SOCK_OUT_PROC) {
 		p = format_proc_row(reserve(ROW_MAX), it->proto, &w->r, w->ptr,
 				    w->ptr_len);
-	} else if (it->output == SOCK_OUT_TABLE) {
-		p = format_table_row(reserve(ROW_MAX), &w->r);
-	} else {
-		/* a JSON row is at most twice as long, its netns apart */
-		p = reserve(2 * ROW_MAX + (netns ? 6 * strlen(netns) : 0));
-		p = format_json_row(p, it, w, netns);
+		out_len = p - out;
+		return;
 	}
+	if (it->output == SOCK_OUT_TABLE)
+		p = format_table_row(reserve(ROW_MAX), &w->r);
+	else	/* a JSON row is at most twice as long, its netns apart */
+		p = format_json_row(reserve(2 * ROW_MAX + (netns ?
+					6 * strlen(netns) : 0)), it, w, netns);
+	out_len = p - out;
+	if (it->owners)
+		put_owners(it->output == SOCK_OUT_JSON, w->r.inode);
+	p = reserve(2);
+	if (it->output == SOCK_OUT_JSON)
+		*p++ = '}';
+	*p++ = '\n';
 	out_len = p - out;
 }
 

@@ -118,7 +118,7 @@ static __s32 parse_port(const char *opt, const char *s)
 	return port;
 }
 
-static const char short_opts[] = "46tjcHvs:N:";
+static const char short_opts[] = "46tjcHpvs:N:";
 static const struct option long_opts[] = {
 	{ "sport", required_argument, NULL, 'S' },
 	{ "dport", required_argument, NULL, 'D' },
@@ -226,6 +226,9 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		case 'H':
 			it->no_header = true;
 			break;
+		case 'p':
+			it->owners = true;
+			break;
 		case 'v':
 			it->verbose = true;
 			break;
@@ -246,6 +249,10 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		die_usage("-N takes a network namespace: a name in /run/netns, "
 			  "a path or a PID");
 	f->families = families ? families : 3;
+	if (it->owners && (pin || (it->output != SOCK_OUT_TABLE &&
+				   it->output != SOCK_OUT_JSON)))
+		die_usage("-p goes with -t or -j: /proc's table has no column "
+			  "for processes");
 	if (pin)
 		check_pin_args(it, argc, argv);
 	else if (optind < argc)
@@ -512,18 +519,25 @@ static void chunk_done(struct reader *rd)
  * rows to give, once the program marked the end of the listening hash.
  * Two read()s a listener: fine for the few there are.
  */
+size_t sockiter_read(int fd, void *buf, size_t len)
+{
+	ssize_t got;
+
+	do
+		got = read(fd, buf, len);
+	while (got < 0 && (errno == EINTR || errno == EAGAIN));
+	if (got < 0)
+		die_errno("reading the iterator");
+	return got;
+}
+
 static void read_listeners(struct walk *walk, int fd)
 {
 	static char buf[2 * sizeof(struct sockiter_row)];
-	size_t have = 0, used;
-	ssize_t got;
+	size_t have = 0, used, got;
 
 	while (!walk->ended) {
-		got = read(fd, buf + have, SOCK_REC_ADDRS + 8);
-		if (got < 0 && (errno == EINTR || errno == EAGAIN))
-			continue;
-		if (got < 0)
-			die_errno("reading the iterator");
+		got = sockiter_read(fd, buf + have, SOCK_REC_ADDRS + 8);
 		if (got == 0)
 			break;
 		have += got;
@@ -662,7 +676,7 @@ static void dump(const struct sockiter *it, int link,
 	if (it->output == SOCK_OUT_COUNT)
 		memset(prog->counts, 0, sizeof(prog->counts[0]) * 2);
 	if (it->output == SOCK_OUT_TABLE && !it->no_header)
-		sockiter_table_header();
+		sockiter_table_header(it);
 	if (proc_headers)
 		sockiter_proc_header(it, first);
 	read_walk(&walk, link);
@@ -866,6 +880,8 @@ int sockiter_run(struct sockiter *it, const struct sockiter_loader *loader)
 	struct sockiter_prog prog;
 	int link = load(it, loader, &prog);
 
+	if (it->owners)
+		sockiter_read_owners(it->verbose);
 	if (it->pin_path)
 		pin(it, link);
 	else if (it->all_netns)

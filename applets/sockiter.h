@@ -133,6 +133,7 @@ struct sockiter {
 	bool no_header;
 	bool verbose;
 	bool all_netns;
+	bool owners;			/* -p */
 	const char *netns;		/* -N */
 	const char *pin_path;		/* pin PATH */
 };
@@ -151,7 +152,7 @@ struct sockiter_row {
  * and all that is buffered, stdio's too, written out (a walk stops at
  * the first write error). */
 void sockiter_proc_header(const struct sockiter *it, int family);
-void sockiter_table_header(void);
+void sockiter_table_header(const struct sockiter *it);
 void sockiter_print_row(const struct sockiter *it,
 			const struct sockiter_row *w, const char *netns);
 void sockiter_flush_out(void);
@@ -160,6 +161,16 @@ void sockiter_flush_out(void);
 __u32 sockiter_kernel_hz(bool verbose);
 /* Does /proc/net/udp's header start with three spaces (5.16 on)? */
 bool sockiter_udp_header_wide(void);
+
+/* read() of an iterator: EINTR, and EAGAIN (a million sockets filtered
+ * out in one read), retried; an error dies.  0 at the end. */
+size_t sockiter_read(int fd, void *buf, size_t len);
+
+/* sockowner.c, -p: every task's sockets read once (dies on failure),
+ * then the owners of the socket with that inode, n of them, the last
+ * process and fd first (as ss lists them). */
+void sockiter_read_owners(bool verbose);
+const struct sock_owner_rec *sockiter_owners_of(__u64 inode, size_t *n);
 
 /* States by ss's names, and as ss's State column shows them. */
 struct sock_state_names {

@@ -11,7 +11,7 @@
 #include "tcpiter.lskel.h"
 
 static const char usage[] =
-"Usage: tcpiter [-4|-6] [-t|-j|-c] [-H] [-v] [FILTER]... [-N NETNS | --all-netns]\n"
+"Usage: tcpiter [-4|-6] [-t|-j|-c] [-p] [-H] [-v] [FILTER]... [-N NETNS | --all-netns]\n"
 "       tcpiter pin -4|-6 [FILTER]... PATH\n"
 "\n"
 "Every TCP socket (full, TIME_WAIT and SYN_RECV request sockets, IPv4 and\n"
@@ -24,6 +24,8 @@ static const char usage[] =
 "                  a listener's queues are its accept queue and backlog\n"
 "  -j              JSON Lines: one object per socket, every /proc field\n"
 "  -c              counts per state and family, counted in the kernel\n"
+"  -p              with -t or -j: the processes that hold each socket, as\n"
+"                  ss -p shows them (those of this pid namespace only)\n"
 "  -H              no header\n"
 "  -v              libbpf's messages too\n"
 "\n"

@@ -11,7 +11,7 @@
 #include "udpiter.lskel.h"
 
 static const char usage[] =
-"Usage: udpiter [-4|-6] [-t|-j|-c] [-H] [-v] [FILTER]... [-N NETNS | --all-netns]\n"
+"Usage: udpiter [-4|-6] [-t|-j|-c] [-p] [-H] [-v] [FILTER]... [-N NETNS | --all-netns]\n"
 "       udpiter pin -4|-6 [FILTER]... PATH\n"
 "\n"
 "Every UDP socket (IPv4 and IPv6, IPv4-mapped ones in the IPv6 table as\n"
@@ -25,6 +25,8 @@ static const char usage[] =
 "  -j              JSON Lines: one object per socket, every /proc field\n"
 "  -c              counts of established and unconnected (close) sockets\n"
 "                  per family, counted in the kernel\n"
+"  -p              with -t or -j: the processes that hold each socket, as\n"
+"                  ss -p shows them (those of this pid namespace only)\n"
 "  -H              no header\n"
 "  -v              libbpf's messages too\n"
 "\n"

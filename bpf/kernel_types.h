@@ -97,7 +97,30 @@ struct sock_common {
 };
 
 struct inode {
+	unsigned short i_mode;		/* umode_t */
 	unsigned long i_ino;
+};
+
+/* -p: the files of tasks (iter/task_file) */
+struct file {
+	struct inode *f_inode;
+};
+
+struct upid {
+	int nr;
+	void *ns;		/* sizeof(struct upid) steps numbers[] */
+};
+
+struct pid {
+	unsigned int level;
+	struct upid numbers[1];
+};
+
+struct task_struct {
+	int tgid;
+	char comm[16];
+	struct task_struct *group_leader;
+	struct pid *thread_pid;
 };
 
 struct socket {
@@ -243,6 +266,13 @@ struct bpf_iter__udp {
 	struct udp_sock *udp_sk;
 	uid_t uid __attribute__((aligned(8)));
 	int bucket __attribute__((aligned(8)));
+};
+
+struct bpf_iter__task_file {
+	struct bpf_iter_meta *meta;
+	struct task_struct *task;
+	__u32 fd __attribute__((aligned(8)));
+	struct file *file;
 };
 
 #endif

@@ -145,6 +145,15 @@ struct sockiter_config {
 	struct sockiter_filter filter;
 };
 
+/* -p: one open file of a task that is a socket (iter/task_file); pid is
+ * the process's number in the reader's pid namespace. */
+struct sock_owner_rec {
+	__u64 inode;
+	__u32 pid;
+	__u32 fd;
+	char comm[16];
+};
+
 #define USER_HZ		100
 #define NSEC_PER_SEC	1000000000ULL
 

@@ -197,6 +197,9 @@ tcpiter --nosuch|^tcpiter: unknown option '--nosuch'; see 'tcpiter --help'$
 tcpiter -s|^tcpiter: option '-s' needs a value; see 'tcpiter --help'$
 tcpiter --sport|^tcpiter: option '--sport' needs a value; see 'tcpiter --help'$
 tcpiter -t -j|^tcpiter: -t and -j exclude each other; give one of them$
+tcpiter -p|^tcpiter: -p goes with -t or -j: /proc's table has no column for processes$
+udpiter -c -p|^udpiter: -p goes with -t or -j: /proc's table has no column for processes$
+tcpiter pin -4 -t -p /sys/fs/bpf/x|^tcpiter: -p goes with -t or -j: /proc's table has no column for processes$
 udpiter extra|^udpiter: unexpected argument 'extra'$
 udpiter -N|^udpiter: option '-N' needs a value; see 'udpiter --help'$
 udpiter -c -j|^udpiter: -c and -j exclude each other; give one of them$

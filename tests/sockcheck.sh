@@ -108,6 +108,77 @@ check_outputs() {
 	check -6 -j
 	check -6 -c
 	[ $P = udp ] || check_timers
+	check_owners
+}
+
+# "INODE PID FD COMM" of every socket descriptor of every process, from
+# /proc/PID/fd's socket:[INODE] links, as ss -p finds them.
+owners_from_proc() {
+	local d f l pid comm
+
+	for d in /proc/[0-9]*; do
+		pid=${d#/proc/}
+		comm=$(cat "$d/comm" 2>/dev/null) || continue
+		for f in "$d"/fd/*; do
+			l=$(readlink "$f" 2>/dev/null) || continue
+			case $l in
+			"socket:["*"]")
+				l=${l#socket:[}
+				echo "${l%]} $pid ${f##*/} $comm" ;;
+			esac
+		done
+	done
+}
+
+# The same lines from -j -p's rows: their inode, and each owner.
+owners_from_json() {
+	awk '{
+		if (!match($0, /"inode":[0-9]+/))
+			next
+		ino = substr($0, RSTART + 8, RLENGTH - 8)
+		rest = $0
+		while (match(rest, /[{]"comm":"[^"]*","pid":[0-9]+,"fd":[0-9]+[}]/)) {
+			n = split(substr(rest, RSTART, RLENGTH), f, "\"")
+			pid = f[7]; fd = f[9]
+			gsub(/[^0-9]/, "", pid); gsub(/[^0-9]/, "", fd)
+			print ino, pid, fd, f[4]
+			rest = substr(rest, RSTART + RLENGTH)
+		}
+	}' "$1"
+}
+
+# -p: every socket's owners, -j -p against /proc/PID/fd (the zoo has
+# sockets shared by fork and passed over SCM_RIGHTS); the ss form -t -p.
+check_owners() {
+	local name="$APPLET -j -p: the owners of every socket, as /proc/PID/fd says" l
+
+	if ! in_zoo "$KIT" "$APPLET" -j -p >"$W/owned" 2>"$W/err"; then
+		fail "$name" "$(cat "$W/err")"
+		return
+	fi
+	owners_from_json "$W/owned" | sort >"$W/kit-owners"
+	owners_from_proc | sort >"$W/proc-owners.all"
+	# the sockets of the zoo's netns: those the applet listed
+	awk 'NR == FNR { if ($0 ~ /"inode":[1-9]/) {
+			match($0, /"inode":[0-9]+/)
+			want[substr($0, RSTART + 8, RLENGTH - 8)] = 1 }
+		next }
+	     $1 in want' "$W/owned" "$W/proc-owners.all" >"$W/proc-owners"
+	if [ -s "$W/kit-owners" ] && cmp -s "$W/kit-owners" "$W/proc-owners"; then
+		pass "$name"
+	else
+		fail "$name" "$(diff "$W/proc-owners" "$W/kit-owners" | head -20)"
+	fi
+	name="$APPLET -t -p: the socket passed over SCM_RIGHTS, held three times"
+	in_zoo "$KIT" "$APPLET" -t -p -H --sport 5011 >"$W/owned"
+	l='"zoo-receiver",pid=[0-9]+,fd=10[01]'
+	l="$l[)],[(]\"zoo-sharer\",pid=[0-9]+,fd=[0-9]+"
+	l="$l[)],[(]\"sockzoo\",pid=[0-9]+,fd=[0-9]+"
+	if grep -Eq " users:[(][(]$l[)][)]\$" "$W/owned"; then
+		pass "$name"
+	else
+		fail "$name" "$(cat "$W/owned")"
+	fi
 }
 
 # The zoo's TCP rows hold each kind of timer /proc shows, so that the

@@ -202,13 +202,45 @@ static void test_rows(void)
 		     "000000008802c9c1 7", 127));
 }
 
-static int text_is(char *buf, char *end, const char *want)
+/* -p's owners, for the rows below: sorted as sockowner.c sorts them. */
+static const struct sock_owner_rec fake_owners[] = {
+	{ .inode = 4711, .pid = 812, .fd = 3, .comm = "sshd" },
+	{ .inode = 4711, .pid = 7, .fd = 4, .comm = "a\"b c" },
+};
+
+void sockiter_read_owners(bool verbose)
 {
-	*end = '\0';
-	if (strcmp(buf, want))
-		return printf("    got  \"%s\"\n    want \"%s\"\n", buf, want), 0;
+	(void)verbose;
+}
+
+const struct sock_owner_rec *sockiter_owners_of(__u64 inode, size_t *n)
+{
+	*n = inode == 4711 ? 2 : 0;
+	return fake_owners;
+}
+
+/* The row sockiter_print_row() buffers is want. */
+static int printed(const struct sockiter *it, const struct sock_rec *r,
+		   const char *netns, const char *want)
+{
+	struct sockiter_row w = { .r = *r, .ptr = "0a", .ptr_len = 2 };
+
+	out_len = 0;
+	sockiter_print_row(it, &w, netns);
+	out[out_len] = '\0';
+	if (strcmp(out, want))
+		return printf("    got  \"%s\"\n    want \"%s\"\n", out, want), 0;
 	return 1;
 }
+
+/* est4 below in JSON, with inode INODE, up to its last field */
+#define JSON_EST4(INODE) "{\"family\":\"inet\",\"kind\":\"timewait\",\"sl\":0," \
+	"\"local_address\":\"127.0.0.1\",\"local_port\":40000," \
+	"\"remote_address\":\"255.255.255.255\",\"remote_port\":80," \
+	"\"st\":1,\"state\":\"established\",\"tx_queue\":0," \
+	"\"rx_queue\":-1,\"tr\":0,\"tm_when\":0,\"retrnsmt\":0," \
+	"\"uid\":1000,\"timeout\":0,\"inode\":" INODE ",\"ref\":-1," \
+	"\"pointer\":\"0a\""
 
 static void test_forms(void)
 {
@@ -223,21 +255,20 @@ static void test_forms(void)
 		.src = { 0x0100007F }, .dst = { 0xFFFFFFFF }, .refcnt = -1U,
 		.rx_queue = -1U, .kind = SOCK_KIND_TIMEWAIT,
 	};
-	struct sockiter it = { .proto = &tcp };
-	struct sockiter_row w = { .r = est4, .ptr = "0a", .ptr_len = 2 };
-	char buf[4 * ROW_MAX];
+	struct sockiter table = { .proto = &tcp, .output = SOCK_OUT_TABLE };
+	struct sockiter json = { .proto = &tcp, .output = SOCK_OUT_JSON };
 
 	check("table: an IPv6 listener, its backlog as Send-Q, peer :*",
-	      text_is(buf, format_table_row(buf, &listen6),
+	      printed(&table, &listen6, NULL,
 		      "LISTEN           3    128 [::1]:22                    "
 		      "[::]:*                           0 4711\n"));
 	check("table: IPv4 in dotted quads",
-	      text_is(buf, format_table_row(buf, &est4),
+	      printed(&table, &est4, NULL,
 		      "ESTAB       4294967295      0 127.0.0.1:40000            "
 		      " 255.255.255.255:80            1000 1\n"));
 	check("json: a TCP time-wait row, signed rx_queue and ref, netns "
 	      "escaped",
-	      text_is(buf, format_json_row(buf, &it, &w, "a\"b\\c\n"),
+	      printed(&json, &est4, "a\"b\\c\n",
 		      "{\"family\":\"inet\",\"netns\":\"a\\\"b\\\\c\\u000a\","
 		      "\"kind\":\"timewait\",\"sl\":0,"
 		      "\"local_address\":\"127.0.0.1\",\"local_port\":40000,"
@@ -246,6 +277,23 @@ static void test_forms(void)
 		      "\"rx_queue\":-1,\"tr\":0,\"tm_when\":0,\"retrnsmt\":0,"
 		      "\"uid\":1000,\"timeout\":0,\"inode\":1,\"ref\":-1,"
 		      "\"pointer\":\"0a\"}\n"));
+	table.owners = json.owners = true;
+	check("table -p: ss's users:(...), the comm as it is",
+	      printed(&table, &listen6, NULL,
+		      "LISTEN           3    128 [::1]:22                    "
+		      "[::]:*                           0 4711 users:((\"sshd\","
+		      "pid=812,fd=3),(\"a\"b c\",pid=7,fd=4))\n"));
+	check("table -p: a socket nobody holds has no users",
+	      printed(&table, &est4, NULL,
+		      "ESTAB       4294967295      0 127.0.0.1:40000            "
+		      " 255.255.255.255:80            1000 1\n"));
+	check("json -p: a socket nobody holds: owners []",
+	      printed(&json, &est4, NULL, JSON_EST4("1") ",\"owners\":[]}\n"));
+	est4.inode = 4711;
+	check("json -p: owners, the comm escaped",
+	      printed(&json, &est4, NULL, JSON_EST4("4711") ",\"owners\":[{\"comm\":"
+		      "\"sshd\",\"pid\":812,\"fd\":3},{\"comm\":\"a\\\"b c\","
+		      "\"pid\":7,\"fd\":4}]}\n"));
 }
 
 int main(void)

@@ -65,6 +65,44 @@ check_netns() {
 	check_netns_race
 }
 
+# -t -p's users:(...) of each socket against ss -p's, by inode (ss -e).
+check_owners_ss() {
+	local name="$APPLET -t -p: users:(...) as ss -${P:0:1}anpe shows them"
+
+	in_zoo "$KIT" "$APPLET" -t -p -H |
+		awk '$NF ~ /^users:/ { print $(NF - 1), $NF }' | sort >"$W/kit-users"
+	in_zoo ss -${P:0:1}anpe | awk '{
+		u = ""; i = ""
+		for (f = 1; f <= NF; f++) {
+			if ($f ~ /^users:/) u = $f
+			if ($f ~ /^ino:/) i = substr($f, 5)
+		}
+		if (u != "" && i != 0) print i, u }' | sort >"$W/ss-users"
+	if [ -s "$W/kit-users" ] && cmp -s "$W/kit-users" "$W/ss-users"; then
+		pass "$name"
+	else
+		fail "$name" "$(diff "$W/ss-users" "$W/kit-users" | head -20)"
+	fi
+}
+
+# -p in a pid namespace of its own: only its processes, by its numbers.
+check_owners_pidns() {
+	local name="$APPLET -t -p in a new pid namespace: its processes only, numbered as there"
+
+	unshare -pf --mount-proc sh -c '
+		z=$(unshare -n "$1" zoo) || exit 1
+		echo "holder $z"
+		nsenter -t "$z" -n "$2" "$3" -t -p -H --sport 5011
+		kill "$z"' sh "$SOCKZOO" "$KIT" "$APPLET" >"$W/pidns" 2>&1
+	# sh is 1, unshare and sockzoo 2, the holder 3, its children 4 and 5
+	if grep -q '^holder 3$' "$W/pidns" &&
+	   grep -Eq 'users:[(][(]"zoo-receiver",pid=5,fd=10[01][)],[(]"zoo-sharer",pid=4,fd=[0-9]+[)],[(]"sockzoo",pid=3,fd=[0-9]+[)][)]$' "$W/pidns"; then
+		pass "$name"
+	else
+		fail "$name" "$(cat "$W/pidns")"
+	fi
+}
+
 # --all-netns while processes with a network namespace of their own come
 # and go, so that some exit between the listing and the entering: every
 # run exits 0, stderr empty.  (Before the fix, 1 run in 15 failed.)

@@ -25,6 +25,7 @@
 #include <arpa/inet.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -364,6 +365,82 @@ static void zoo_other_user(void)
 		die("seteuid back");
 }
 
+/*
+ * Once built, a holder or worker lets go of the caller's stderr: a pipe
+ * (tests/run's tee) must see its end when the caller is done.
+ */
+static void hush(void)
+{
+	int fd = open("/dev/null", O_WRONLY);
+
+	if (fd < 0 || dup2(fd, 2) < 0)
+		die("/dev/null");
+	close(fd);
+}
+
+/* Forks a process named name that dies with the holder: true in it. */
+static bool zoo_process(const char *name)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (pid)
+		return false;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	prctl(PR_SET_NAME, name);
+	hush();
+	return true;
+}
+
+/*
+ * Owners for -p: zoo-sharer, forked, shares every socket of the zoo;
+ * zoo-receiver holds only a TCP listener and a UDP socket on ZOO_PORT +
+ * 11, passed to it over SCM_RIGHTS, as fds 100 and 101.
+ */
+static void zoo_owners(void)
+{
+	int passed[2], sv[2], fd;
+	char byte = 0, control[CMSG_SPACE(sizeof(passed))] = { 0 };
+	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = control,
+			      .msg_controllen = sizeof(control) };
+	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+
+	passed[0] = tcp_listener("127.0.0.1", ZOO_PORT + 11, -1, 16);
+	passed[1] = udp_bound("127.0.0.1", ZOO_PORT + 11, -1);
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+		die("socketpair");
+	if (zoo_process("zoo-sharer"))
+		for (;;)
+			pause();
+	if (zoo_process("zoo-receiver")) {
+		for (fd = 3; fd < 4096; fd++)
+			if (fd != sv[1])
+				close(fd);
+		if (recvmsg(sv[1], &msg, 0) != 1 || !cmsg ||
+		    cmsg->cmsg_type != SCM_RIGHTS)
+			die("recvmsg");
+		memcpy(passed, CMSG_DATA(cmsg), sizeof(passed));
+		if (dup2(passed[0], 100) < 0 || dup2(passed[1], 101) < 0)
+			die("dup2");
+		close(passed[0]);
+		close(passed[1]);
+		close(sv[1]);
+		for (;;)
+			pause();
+	}
+	cmsg->cmsg_level = SOL_SOCKET;
+	cmsg->cmsg_type = SCM_RIGHTS;
+	cmsg->cmsg_len = CMSG_LEN(sizeof(passed));
+	memcpy(CMSG_DATA(cmsg), passed, sizeof(passed));
+	if (sendmsg(sv[0], &msg, 0) != 1)
+		die("sendmsg");
+	close(sv[0]);
+	close(sv[1]);
+}
+
 static void build_zoo(void)
 {
 	zoo_tcp();
@@ -371,6 +448,7 @@ static void build_zoo(void)
 	zoo_boundaries(SOCK_STREAM);
 	zoo_boundaries(SOCK_DGRAM);
 	zoo_other_user();
+	zoo_owners();
 }
 
 /* Room for descriptors in one worker: the hard limit, raised to. */
@@ -402,19 +480,6 @@ static void udp_worker(long i, long first, long count, long port)
 	(void)i;
 	while (count--)
 		udp_bound("127.0.0.1", port + first++, -1);
-}
-
-/*
- * Once built, a holder or worker lets go of the caller's stderr: a pipe
- * (tests/run's tee) must see its end when the caller is done.
- */
-static void hush(void)
-{
-	int fd = open("/dev/null", O_WRONLY);
-
-	if (fd < 0 || dup2(fd, 2) < 0)
-		die("/dev/null");
-	close(fd);
 }
 
 /* Holder's side: wait for one byte from each of COUNT writers on FD. */

@@ -12,6 +12,8 @@ check -s syn-sent
 check -s syn-recv
 check -s fin-wait-2 -s close-wait
 check_outputs
+check_owners_ss
+check_owners_pidns
 check -s established
 check -s listening		# ss's name
 check -s listen

@@ -7,6 +7,8 @@ P=udp
 require
 
 check_outputs
+check_owners_ss
+check_owners_pidns
 check -s established
 check -s close
 check -s closed			# ss's name
