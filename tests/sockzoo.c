@@ -494,14 +494,19 @@ static void wait_ready(int fd, long count)
 
 /*
  * Builds TOTAL objects of FDS_PER descriptors each with BUILD(worker,
- * first object, count, ARG), in as many workers as the fd limit needs;
- * returns once all are built.  Workers die with the holder.
+ * first object, count, ARG), in as many workers as the fd limit needs
+ * and four at least; returns once all are built.  Workers die with the
+ * holder.
  */
 static void spread(void (*build)(long, long, long, long), long total,
 		   long fds_per, long arg, int ready_fd)
 {
 	long per = worker_fds() / fds_per, i, n, workers = 0;
 	int pipefd[2];
+
+	/* four workers at least: -p's benchmark wants several processes */
+	if (per > (total + 3) / 4)
+		per = (total + 3) / 4 ? (total + 3) / 4 : 1;
 
 	if (pipe(pipefd))
 		die("pipe");
