@@ -429,6 +429,14 @@ refused_as_target "rdload: a tiny image as its own target (hard link): refused, 
 	"$work/tiny.gz" "$work/tiny.orig" "$work/tiny.link"
 refused_as_target "rdload: a tiny image as its own target (/proc/self/fd): refused, unchanged" \
 	"$work/tiny.gz" "$work/tiny.orig" /proc/self/fd/7
+# A block device under another node: the same device number.
+new_loop selfdev 1
+dd if="$work/tiny.gz" of="$selfdev" conv=notrunc status=none
+mknod "$work/selfdev.node" b "$((0x$(stat -c %t "$selfdev")))" \
+	"$((0x$(stat -c %T "$selfdev")))"
+cp "$work/selfdev.back" "$work/selfdev.orig"
+refused_as_target "rdload: a device as its own target, by another node: refused, unchanged" \
+	"$selfdev" "$work/selfdev.orig" "$work/selfdev.node"
 split -n 3 -d -a 1 "$img/ext2.img" "$work/p."
 cp "$work/p.2" "$work/p.2.orig"
 refused_as_target "rdload: volume 3 as the target: refused before volumes 1 and 2 are written" \
