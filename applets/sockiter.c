@@ -118,7 +118,7 @@ static __s32 parse_port(const char *opt, const char *s)
 	return port;
 }
 
-static const char short_opts[] = "46tjcHpvs:N:";
+static const char short_opts[] = "46tjcHpivs:N:";
 static const struct option long_opts[] = {
 	{ "sport", required_argument, NULL, 'S' },
 	{ "dport", required_argument, NULL, 'D' },
@@ -192,6 +192,21 @@ static void check_pin_args(struct sockiter *it, int argc, char **argv)
 	it->config.mode = SOCK_MODE_TEXT;
 }
 
+/* -i: TCP's, and a form with room for it */
+static void check_info(struct sockiter *it, bool pin)
+{
+	if (!it->info)
+		return;
+	if (!it->proto->tcp_tail)
+		die_usage("-i shows TCP's internals: UDP sockets have none "
+			  "(tcpiter -i)");
+	if (pin || (it->output != SOCK_OUT_TABLE &&
+		    it->output != SOCK_OUT_JSON))
+		die_usage("-i goes with -t or -j: /proc's table has no column "
+			  "for TCP's internals");
+	it->config.want_info = true;
+}
+
 void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		    int argc, char **argv)
 {
@@ -229,6 +244,9 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		case 'p':
 			it->owners = true;
 			break;
+		case 'i':
+			it->info = true;
+			break;
 		case 'v':
 			it->verbose = true;
 			break;
@@ -253,6 +271,7 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 				   it->output != SOCK_OUT_JSON)))
 		die_usage("-p goes with -t or -j: /proc's table has no column "
 			  "for processes");
+	check_info(it, pin);
 	if (pin)
 		check_pin_args(it, argc, argv);
 	else if (optind < argc)
@@ -363,13 +382,25 @@ static void *grow(void *v, size_t *cap, size_t need, size_t size)
 	return v;
 }
 
+/* Does the record at rec carry a struct sock_info (-i, full sockets)? */
+static bool has_info(const struct walk *walk, const char *rec)
+{
+	return walk->it->config.want_info &&
+	       rec[offsetof(struct sock_rec, kind)] == SOCK_KIND_FULL;
+}
+
 /* The row from a record in its written form (sockrec.h) and its pointer. */
 static void print_written(struct walk *walk, const char *rec, size_t size,
 			  const char *ptr, size_t ptr_len)
 {
 	size_t fields = SOCK_REC_FIELDS(walk->it->proto->tcp_tail);
-	struct sockiter_row w = { 0 };
+	static struct sockiter_row w;
 
+	memset(&w.r, 0, sizeof(w.r));
+	if (has_info(walk, rec)) {
+		size -= sizeof(w.info);
+		memcpy(&w.info, rec + size, sizeof(w.info));
+	}
 	memcpy(&w.r, rec, fields);
 	memcpy(w.r.src, rec + fields, size - fields);
 	if (w.r.family == SOCK_FAMILY_V4) {
@@ -387,7 +418,8 @@ static size_t written_size(const struct walk *walk, const char *rec)
 	__u8 family = rec[offsetof(struct sock_rec, family)];
 
 	return SOCK_REC_FIELDS(walk->it->proto->tcp_tail) +
-	       SOCK_REC_ADDR_SIZE(family);
+	       SOCK_REC_ADDR_SIZE(family) +
+	       (has_info(walk, rec) ? sizeof(struct sock_info) : 0);
 }
 
 static void hold(struct walk *walk, const char *rec, size_t len,

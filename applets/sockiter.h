@@ -134,6 +134,7 @@ struct sockiter {
 	bool verbose;
 	bool all_netns;
 	bool owners;			/* -p */
+	bool info;			/* -i, TCP: config.want_info */
 	const char *netns;		/* -N */
 	const char *pin_path;		/* pin PATH */
 };
@@ -144,6 +145,7 @@ struct sockiter {
 /* One socket of the walk. */
 struct sockiter_row {
 	struct sock_rec r;
+	struct sock_info info;		/* -i, full sockets */
 	__u32 ptr_len;
 	char ptr[SOCK_PTR_MAX];
 };

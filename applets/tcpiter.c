@@ -11,7 +11,7 @@
 #include "tcpiter.lskel.h"
 
 static const char usage[] =
-"Usage: tcpiter [-4|-6] [-t|-j|-c] [-p] [-H] [-v] [FILTER]... [-N NETNS | --all-netns]\n"
+"Usage: tcpiter [-4|-6] [-t|-j|-c] [-p] [-i] [-H] [-v] [FILTER]... [-N NETNS | --all-netns]\n"
 "       tcpiter pin -4|-6 [FILTER]... PATH\n"
 "\n"
 "Every TCP socket (full, TIME_WAIT and SYN_RECV request sockets, IPv4 and\n"
@@ -26,6 +26,10 @@ static const char usage[] =
 "  -c              counts per state and family, counted in the kernel\n"
 "  -p              with -t or -j: the processes that hold each socket, as\n"
 "                  ss -p shows them (those of this pid namespace only)\n"
+"  -i              with -t or -j: TCP's internals, read from each full\n"
+"                  socket in the kernel: -t adds ss -tio's second line\n"
+"                  (congestion control, options, rtt, mss, cwnd, bytes,\n"
+"                  rates, ...), -j a \"tcp_info\" object\n"
 "  -H              no header\n"
 "  -v              libbpf's messages too\n"
 "\n"

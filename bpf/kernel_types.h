@@ -154,6 +154,9 @@ struct sock {
 	unsigned long sk_ino;			/* 6.18+ */
 	/* 6.19: "tcp: move icsk_retransmit_timer to sk" */
 	struct timer_list tcp_retransmit_timer;
+	/* -i */
+	unsigned long sk_pacing_rate;
+	unsigned long sk_max_pacing_rate;
 };
 
 struct inet_sock {
@@ -169,8 +172,16 @@ struct request_sock_queue {
 	struct fastopen_queue fastopenq;
 };
 
+/* -i: only the name, reached with a probe read */
+struct tcp_congestion_ops {
+	char name[16];
+};
+
 struct inet_connection_sock {
 	struct inet_sock icsk_inet;
+	const struct tcp_congestion_ops *icsk_ca_ops;
+	__u32 icsk_pmtu_cookie;
+	__u8 icsk_backoff;
 	struct request_sock_queue icsk_accept_queue;
 	struct timer_list icsk_retransmit_timer;
 	__u32 icsk_rto;
@@ -183,12 +194,34 @@ struct inet_connection_sock {
 		/* A u32 up to 6.5; "tcp: reduce ato to 8 bits" (6.6) made it
 		 * a bitfield: read with BPF_CORE_READ_BITFIELD. */
 		__u32 ato;
+		__u32 lrcvtime;
+		__u16 rcv_mss;
 	} icsk_ack;
 	/* Up to 6.14 the retransmit timer's expiry was copied here; "tcp:
 	 * remove icsk->icsk_timeout" (6.15) reads the timer itself. */
 	unsigned long icsk_timeout;
 	/* 6.19: the keepalive timer leaves sk_timer */
 	struct timer_list icsk_keepalive_timer;
+};
+
+/* -i: struct tcp_info's sources (tcp_get_info()); the same names from
+ * 5.10 to 7.x.  The one-bit and few-bit fields are bitfields on every
+ * kernel: read with BPF_CORE_READ_BITFIELD. */
+struct tcp_options_received {
+	u16 tstamp_ok;
+	u16 sack_ok;
+	u16 wscale_ok;
+	u16 snd_wscale;
+	u16 rcv_wscale;
+};
+
+struct minmax_sample {
+	u32 t;
+	u32 v;
+};
+
+struct minmax {
+	struct minmax_sample s[3];
 };
 
 struct tcp_sock {
@@ -199,6 +232,52 @@ struct tcp_sock {
 	u32 write_seq;
 	u32 snd_cwnd;
 	u32 snd_ssthresh;
+	/* -i */
+	u32 snd_nxt;
+	u32 snd_wnd;
+	u32 rcv_wnd;
+	u32 mss_cache;
+	u16 advmss;
+	u32 srtt_us;
+	u32 mdev_us;
+	u32 rcv_ssthresh;
+	u32 reordering;
+	u32 reord_seen;
+	u32 packets_out;
+	u32 sacked_out;
+	u32 lost_out;
+	u32 retrans_out;
+	u32 total_retrans;
+	u32 dsack_dups;
+	u32 rcv_ooopack;
+	u32 lsndtime;
+	u32 rcv_tstamp;
+	u64 bytes_sent;
+	u64 bytes_retrans;
+	u64 bytes_acked;
+	u64 bytes_received;
+	u32 segs_out;
+	u32 segs_in;
+	u32 data_segs_out;
+	u32 data_segs_in;
+	u32 delivered;
+	u32 delivered_ce;
+	u32 rate_delivered;
+	u32 rate_interval_us;
+	u8 rate_app_limited;
+	u8 ecn_flags;
+	u8 syn_data_acked;
+	u8 chrono_type;
+	u32 chrono_start;
+	u32 chrono_stat[3];
+	struct minmax rtt_min;
+	struct tcp_options_received rx_opt;
+	struct {
+		u32 rtt_us;
+	} rcv_rtt_est;
+	struct {
+		u32 space;
+	} rcvq_space;
 };
 
 struct inet_timewait_sock {

@@ -241,11 +241,11 @@ static __u32 text_head(struct seq_file *seq, const struct sock_rec *r,
 
 /* ---- records ---- */
 
-/* A record in its written form (sockrec.h), then the pointer as /proc
- * hashes it (%pK: userspace cannot). */
+/* A record in its written form (sockrec.h), then info (-i, full TCP
+ * sockets), then the pointer as /proc hashes it (%pK: userspace cannot). */
 static __always_inline void emit_record(struct seq_file *seq,
 					struct sock_rec *r, const void *ptr,
-					bool tcp)
+					bool tcp, const struct sock_info *info)
 {
 	bool v4 = r->family == SOCK_FAMILY_V4;
 
@@ -261,6 +261,8 @@ static __always_inline void emit_record(struct seq_file *seq,
 			      v4 ? SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V4) :
 				   SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V6));
 	}
+	if (info)
+		bpf_seq_write(seq, (void *)info, sizeof(*info));
 	if (config.want_pointer)
 		BPF_SEQ_PRINTF(seq, "%pK\n", ptr);
 }

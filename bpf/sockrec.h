@@ -114,6 +114,80 @@ struct sock_rec {
 #define SOCK_REC_FIELDS(tcp)	((tcp) ? SOCK_REC_ADDRS : SOCK_REC_TCP_OWN)
 #define SOCK_REC_ADDR_SIZE(family) ((family) == SOCK_FAMILY_V4 ? 8 : 32)
 
+/* struct sock_info's options: tcp_info's TCPI_OPT_* bits */
+#define SOCK_OPT_TS		1
+#define SOCK_OPT_SACK		2
+#define SOCK_OPT_WSCALE		4
+#define SOCK_OPT_ECN		8
+#define SOCK_OPT_ECN_SEEN	16
+#define SOCK_OPT_SYN_DATA	32	/* ss's "fastopen" */
+
+#define SOCK_INFO_NONE		(~0ULL)	/* pacing_rate: unlimited */
+#define SOCK_INFO_NO_RTT	(~0U)	/* min_rtt: no sample yet */
+
+/*
+ * -i: what tcp_get_info() (net/ipv4/tcp.c) reports of a full TCP socket,
+ * derived the same way and in the same units, read from tcp_sock by the
+ * program.  It follows the addresses of full sockets' records, only when
+ * config.want_info: the default output copies no byte more.  A listener
+ * has only the pacing rates, reordering, cwnd, unacked (its accept queue)
+ * and sacked (its backlog), and the congestion control, as there.
+ */
+struct sock_info {
+	__u64 pacing_rate;	/* bytes/s, SOCK_INFO_NONE */
+	__u64 max_pacing_rate;
+	__u64 bytes_sent;
+	__u64 bytes_retrans;
+	__u64 bytes_acked;
+	__u64 bytes_received;
+	__u64 delivery_rate;	/* bytes/s */
+	__u64 busy_time;	/* us, and the two parts of it: */
+	__u64 rwnd_limited;
+	__u64 sndbuf_limited;
+	__u32 rto;		/* us */
+	__u32 ato;		/* us */
+	__u32 rtt;		/* us */
+	__u32 rttvar;		/* us */
+	__u32 rcv_rtt;		/* us */
+	__u32 min_rtt;		/* us, SOCK_INFO_NO_RTT */
+	__u32 snd_mss;
+	__u32 rcv_mss;
+	__u32 pmtu;
+	__u32 advmss;
+	__u32 cwnd;
+	__u32 ssthresh;
+	__u32 segs_out;
+	__u32 segs_in;
+	__u32 data_segs_out;
+	__u32 data_segs_in;
+	__u32 last_data_sent;	/* ms ago */
+	__u32 last_data_recv;
+	__u32 last_ack_recv;
+	__u32 delivered;
+	__u32 delivered_ce;
+	__u32 unacked;
+	__u32 sacked;
+	__u32 lost;
+	__u32 retrans;
+	__u32 total_retrans;
+	__u32 reordering;
+	__u32 reord_seen;
+	__u32 dsack_dups;
+	__u32 rcv_ooopack;
+	__u32 rcv_space;
+	__u32 rcv_ssthresh;
+	__u32 notsent;
+	__u32 snd_wnd;
+	__u32 rcv_wnd;
+	__u8 options;		/* SOCK_OPT_* */
+	__u8 snd_wscale;
+	__u8 rcv_wscale;
+	__u8 backoff;
+	__u8 app_limited;
+	__u8 pad[3];
+	char cong[16];		/* the congestion control's name */
+};
+
 /*
  * The filter, evaluated in the BPF program.  Addresses are matched as
  * IPv6: an IPv4 address is ::ffff:a.b.c.d, so an IPv4 prefix also
@@ -142,6 +216,8 @@ struct sockiter_config {
 	bool udp_header_wide;	/* /proc/net/udp's header starts "   sl" */
 	bool listeners_only;	/* TCP: end the listeners with a record
 				 * of kind SOCK_KIND_END */
+	bool want_info;		/* TCP, -i: a struct sock_info after the
+				 * addresses of full sockets */
 	struct sockiter_filter filter;
 };
 
@@ -169,6 +245,18 @@ static inline __u64 jiffies_to_clock_t(__u64 x, __u32 hz)
 		return x / (hz / USER_HZ);
 	}
 	return x * tick_nsec / (NSEC_PER_SEC / USER_HZ);
+}
+
+/* jiffies_to_usecs() and jiffies_to_msecs() (include/linux/jiffies.h):
+ * exact where HZ divides a second's units, rounded as there otherwise. */
+static inline __u32 sock_jiffies_to_usecs(__u64 j, __u32 hz)
+{
+	return j * 1000000 / hz;
+}
+
+static inline __u32 sock_jiffies_to_msecs(__u64 j, __u32 hz)
+{
+	return (j * 1000 + hz - 1) / hz;
 }
 
 /* jiffies_delta_to_clock_t(): a timer already due shows 0. */

@@ -122,6 +122,174 @@ static void read_full(struct sock_rec *r, struct tcp_sock *tp)
 		r->ssthresh = tp->snd_ssthresh;
 }
 
+/* ---- -i: tcp_get_info()'s fields ---- */
+
+#define TCP_ECN_OK		1
+#define TCP_ECN_SEEN		8
+#define TCP_CHRONO_BUSY		1
+#define TCP_CHRONO_MAX		4
+
+/* tcp_compute_delivery_rate(): bytes a second */
+static __u64 delivery_rate(struct tcp_sock *tp)
+{
+	__u32 rate = tp->rate_delivered, intv = tp->rate_interval_us;
+
+	if (!rate || !intv)
+		return 0;
+	return (__u64)rate * tp->mss_cache * 1000000 / intv;
+}
+
+/* tcp_get_info_chrono_stats(): busy time, and the time limited by the
+ * peer's window and by the send buffer, in us */
+static void read_chrono(struct sock_info *in, struct tcp_sock *tp)
+{
+	__u32 type = BPF_CORE_READ_BITFIELD(tp, chrono_type);
+	__u32 now = bpf_jiffies64();
+	__u64 stat, us = 1000000 / config.hz;
+
+	for (int i = TCP_CHRONO_BUSY; i < TCP_CHRONO_MAX; i++) {
+		stat = tp->chrono_stat[i - 1];
+		if (i == type)
+			stat += (__u32)(now - tp->chrono_start);
+		stat *= us;
+		in->busy_time += stat;
+		if (i == TCP_CHRONO_BUSY + 1)
+			in->rwnd_limited = stat;
+		else if (i == TCP_CHRONO_BUSY + 2)
+			in->sndbuf_limited = stat;
+	}
+}
+
+static __u32 msecs_since(__u32 now, __u32 then)
+{
+	return sock_jiffies_to_msecs(now - then, config.hz);
+}
+
+static __u8 read_options(struct sock_info *in, struct tcp_sock *tp)
+{
+	__u8 ecn = BPF_CORE_READ_BITFIELD(tp, ecn_flags), o = 0;
+
+	if (BPF_CORE_READ_BITFIELD(tp, rx_opt.tstamp_ok))
+		o |= SOCK_OPT_TS;
+	if (BPF_CORE_READ_BITFIELD(tp, rx_opt.sack_ok))
+		o |= SOCK_OPT_SACK;
+	if (BPF_CORE_READ_BITFIELD(tp, rx_opt.wscale_ok)) {
+		o |= SOCK_OPT_WSCALE;
+		in->snd_wscale = BPF_CORE_READ_BITFIELD(tp, rx_opt.snd_wscale);
+		in->rcv_wscale = BPF_CORE_READ_BITFIELD(tp, rx_opt.rcv_wscale);
+	}
+	if (ecn & TCP_ECN_OK)
+		o |= SOCK_OPT_ECN;
+	if (ecn & TCP_ECN_SEEN)
+		o |= SOCK_OPT_ECN_SEEN;
+	if (BPF_CORE_READ_BITFIELD(tp, syn_data_acked))
+		o |= SOCK_OPT_SYN_DATA;
+	return o;
+}
+
+/* What tcp_get_info() reports for every state, listeners included. */
+static void read_info_common(struct sock_info *in, struct tcp_sock *tp)
+{
+	struct inet_connection_sock *icsk = &tp->inet_conn;
+	struct sock *sk = &icsk->icsk_inet.sk;
+	const struct tcp_congestion_ops *ca = NULL;
+	unsigned long rate;
+
+	/* a pointer loaded from the socket would cost the verifier a
+	 * search of the BTF by name: a probe read, as udpiter's */
+	bpf_core_read(&ca, sizeof(ca), &icsk->icsk_ca_ops);
+	if (ca)
+		bpf_core_read_str(in->cong, sizeof(in->cong), &ca->name);
+	rate = sk->sk_pacing_rate;
+	in->pacing_rate = rate != ~0UL ? rate : SOCK_INFO_NONE;
+	rate = sk->sk_max_pacing_rate;
+	in->max_pacing_rate = rate != ~0UL ? rate : SOCK_INFO_NONE;
+	in->reordering = tp->reordering;
+	in->cwnd = tp->snd_cwnd;
+}
+
+static void read_info_times(struct sock_info *in, struct tcp_sock *tp)
+{
+	struct inet_connection_sock *icsk = &tp->inet_conn;
+	__u32 now = bpf_jiffies64();
+
+	in->rto = sock_jiffies_to_usecs(icsk->icsk_rto, config.hz);
+	in->ato = sock_jiffies_to_usecs(BPF_CORE_READ_BITFIELD(icsk,
+					icsk_ack.ato), config.hz);
+	in->rtt = tp->srtt_us >> 3;
+	in->rttvar = tp->mdev_us >> 2;
+	in->rcv_rtt = tp->rcv_rtt_est.rtt_us >> 3;
+	in->min_rtt = tp->rtt_min.s[0].v;
+	in->last_data_sent = msecs_since(now, tp->lsndtime);
+	in->last_data_recv = msecs_since(now, icsk->icsk_ack.lrcvtime);
+	in->last_ack_recv = msecs_since(now, tp->rcv_tstamp);
+	read_chrono(in, tp);
+}
+
+static void read_info_counts(struct sock_info *in, struct tcp_sock *tp)
+{
+	__s32 notsent = tp->write_seq - tp->snd_nxt;
+
+	in->bytes_sent = tp->bytes_sent;
+	in->bytes_retrans = tp->bytes_retrans;
+	in->bytes_acked = tp->bytes_acked;
+	in->bytes_received = tp->bytes_received;
+	in->segs_out = tp->segs_out;
+	in->segs_in = tp->segs_in;
+	in->data_segs_out = tp->data_segs_out;
+	in->data_segs_in = tp->data_segs_in;
+	in->delivered = tp->delivered;
+	in->delivered_ce = tp->delivered_ce;
+	in->delivery_rate = delivery_rate(tp);
+	in->app_limited = BPF_CORE_READ_BITFIELD(tp, rate_app_limited) != 0;
+	in->unacked = tp->packets_out;
+	in->sacked = tp->sacked_out;
+	in->lost = tp->lost_out;
+	in->retrans = tp->retrans_out;
+	in->total_retrans = tp->total_retrans;
+	in->reord_seen = tp->reord_seen;
+	in->dsack_dups = tp->dsack_dups;
+	in->rcv_ooopack = tp->rcv_ooopack;
+	in->notsent = notsent > 0 ? notsent : 0;
+}
+
+/* tcp_get_info(), for a full socket in state */
+static void read_info(struct sock_info *in, struct tcp_sock *tp, __u8 state)
+{
+	struct inet_connection_sock *icsk = &tp->inet_conn;
+	struct sock *sk = &icsk->icsk_inet.sk;
+
+	read_info_common(in, tp);
+	if (state == SOCK_ST_LISTEN) {
+		in->unacked = sk->sk_ack_backlog;
+		in->sacked = sk->sk_max_ack_backlog;
+		return;
+	}
+	in->options = read_options(in, tp);
+	in->backoff = icsk->icsk_backoff;
+	in->snd_mss = tp->mss_cache;
+	in->rcv_mss = icsk->icsk_ack.rcv_mss;
+	in->pmtu = icsk->icsk_pmtu_cookie;
+	in->advmss = tp->advmss;
+	in->ssthresh = tp->snd_ssthresh;
+	in->rcv_ssthresh = tp->rcv_ssthresh;
+	in->rcv_space = tp->rcvq_space.space;
+	in->snd_wnd = tp->snd_wnd;
+	in->rcv_wnd = tp->rcv_wnd;
+	read_info_times(in, tp);
+	read_info_counts(in, tp);
+}
+
+/* A full socket's record with its struct sock_info (-i). */
+static void emit_with_info(struct seq_file *seq, struct sock_rec *r,
+			   const void *ptr, struct tcp_sock *tp)
+{
+	struct sock_info in = {};
+
+	read_info(&in, tp, r->state);
+	emit_record(seq, r, ptr, true, &in);
+}
+
 static void read_timewait(struct sock_rec *r, struct inet_timewait_sock *tw)
 {
 	r->kind = SOCK_KIND_TIMEWAIT;
@@ -184,7 +352,7 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 	 * established hash marks its end, and the reader stops there. */
 	if (config.listeners_only && skc->skc_state != SOCK_ST_LISTEN) {
 		r.kind = SOCK_KIND_END;
-		emit_record(seq, &r, skc, true);
+		emit_record(seq, &r, skc, true, NULL);
 		return 0;
 	}
 	r.family = skc->skc_family == AF_INET6 ? SOCK_FAMILY_V6 :
@@ -229,7 +397,9 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 		read_full(&r, tp);
 	if (config.mode == SOCK_MODE_TEXT)
 		print_text(seq, s, &r, skc);
+	else if (config.want_info && tp)
+		emit_with_info(seq, &r, skc, tp);
 	else
-		emit_record(seq, &r, skc, true);
+		emit_record(seq, &r, skc, true, NULL);
 	return 0;
 }

@@ -104,7 +104,7 @@ int udp_iter(struct bpf_iter__udp *ctx)
 		end_line(seq, s, len + 1 + dec_len(r.drops),
 			 r.family == SOCK_FAMILY_V4 ? PROC_UDP_WIDTH4 : 0);
 	} else {
-		emit_record(seq, &r, up, false);
+		emit_record(seq, &r, up, false, NULL);
 	}
 	return 0;
 }

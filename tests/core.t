@@ -200,6 +200,11 @@ tcpiter -t -j|^tcpiter: -t and -j exclude each other; give one of them$
 tcpiter -p|^tcpiter: -p goes with -t or -j: /proc's table has no column for processes$
 udpiter -c -p|^udpiter: -p goes with -t or -j: /proc's table has no column for processes$
 tcpiter pin -4 -t -p /sys/fs/bpf/x|^tcpiter: -p goes with -t or -j: /proc's table has no column for processes$
+tcpiter -i|^tcpiter: -i goes with -t or -j: /proc's table has no column for TCP's internals$
+tcpiter -c -i|^tcpiter: -i goes with -t or -j: /proc's table has no column for TCP's internals$
+tcpiter pin -4 -i /sys/fs/bpf/x|^tcpiter: -i goes with -t or -j: /proc's table has no column for TCP's internals$
+udpiter -t -i|^udpiter: -i shows TCP's internals: UDP sockets have none \(tcpiter -i\)$
+udpiter -i|^udpiter: -i shows TCP's internals: UDP sockets have none \(tcpiter -i\)$
 udpiter extra|^udpiter: unexpected argument 'extra'$
 udpiter -N|^udpiter: option '-N' needs a value; see 'udpiter --help'$
 udpiter -c -j|^udpiter: -c and -j exclude each other; give one of them$

@@ -296,9 +296,221 @@ static void test_forms(void)
 		      "\"pid\":7,\"fd\":4}]}\n"));
 }
 
+/* -i: an established socket's internals, as a 6.18 kernel gave them
+ * (ss -tnio printed the same line) */
+static const struct sock_info est_info = {
+	.cong = "bbr", .options = SOCK_OPT_TS | SOCK_OPT_SACK | SOCK_OPT_WSCALE,
+	.snd_wscale = 10, .rcv_wscale = 10, .rto = 204000, .rtt = 16,
+	.rttvar = 9, .ato = 40000, .snd_mss = 50176, .pmtu = 65535,
+	.rcv_mss = 34518, .advmss = 65483, .cwnd = 11,
+	.ssthresh = 0x7fffffff, .bytes_sent = 3000, .bytes_acked = 3000,
+	.bytes_received = 100000, .segs_out = 3, .segs_in = 6,
+	.data_segs_out = 1, .data_segs_in = 3, .last_data_sent = 896,
+	.last_data_recv = 896, .last_ack_recv = 896,
+	.pacing_rate = 52025596899, .max_pacing_rate = SOCK_INFO_NONE,
+	.delivery_rate = 12544000000, .delivered = 2, .app_limited = 1,
+	.reordering = 3, .rcv_rtt = 20, .rcv_space = 65483,
+	.rcv_ssthresh = 94833, .min_rtt = 4, .snd_wnd = 100352,
+	.rcv_wnd = 95232,
+};
+
+#define EST_INFO_LINE "\t ts sack bbr wscale:10,10 rto:204 rtt:0.016/0.009 " \
+	"ato:40 mss:50176 pmtu:65535 rcvmss:34518 advmss:65483 cwnd:11 " \
+	"bytes_sent:3000 bytes_acked:3000 bytes_received:100000 segs_out:3 " \
+	"segs_in:6 data_segs_out:1 data_segs_in:3 send 275968000000bps " \
+	"lastsnd:896 lastrcv:896 lastack:896 pacing_rate 416204775192bps " \
+	"delivery_rate 100352000000bps delivered:2 app_limited rcv_rtt:0.02 " \
+	"rcv_space:65483 rcv_ssthresh:94833 minrtt:0.004 snd_wnd:100352 " \
+	"rcv_wnd:95232\n"
+
+/* The row with info sockiter_print_row() buffers is want. */
+static int printed_info(const struct sockiter *it, const struct sock_rec *r,
+			const struct sock_info *in, const char *want)
+{
+	static struct sockiter_row w = { .ptr = "0a", .ptr_len = 2 };
+
+	w.r = *r;
+	w.info = *in;
+	out_len = 0;
+	sockiter_print_row(it, &w, NULL);
+	out[out_len] = '\0';
+	if (strcmp(out, want))
+		return printf("    got  \"%s\"\n    want \"%s\"\n", out, want), 0;
+	return 1;
+}
+
+static int ms_is(__u32 us, const char *want)
+{
+	char buf[32];
+
+	*put_ms(buf, us) = '\0';
+	if (strcmp(buf, want))
+		return printf("    %u us: got \"%s\", want \"%s\"\n", us, buf,
+			      want), 0;
+	return 1;
+}
+
+static void test_info(void)
+{
+	struct sock_rec est = {
+		.sport = 7998, .dport = 58848, .state = SOCK_ST_ESTABLISHED,
+		.inode = 9, .family = SOCK_FAMILY_V4, .src = { 0x0100007F },
+		.dst = { 0x0100007F },
+	};
+	struct sock_rec listen = est;
+	struct sock_info lin = { .cong = "cubic", .cwnd = 10, .reordering = 3,
+				 .pacing_rate = SOCK_INFO_NONE,
+				 .max_pacing_rate = SOCK_INFO_NONE,
+				 .unacked = 2, .sacked = 128,
+				 .min_rtt = SOCK_INFO_NO_RTT };
+	struct sock_info odd = est_info;
+	struct sockiter table = { .proto = &tcp, .output = SOCK_OUT_TABLE,
+				  .info = true };
+	struct sockiter json = { .proto = &tcp, .output = SOCK_OUT_JSON,
+				 .info = true };
+	struct sock_rec tw = est;
+
+	listen.state = SOCK_ST_LISTEN;
+	listen.dport = 0;
+	check("%g of ms: 0.016, 0.02, 0.5, 40, 1.234, 999.999, 1234.57, 3e+06",
+	      ms_is(16, "0.016") && ms_is(20, "0.02") && ms_is(500, "0.5") &&
+	      ms_is(40000, "40") && ms_is(1234, "1.234") &&
+	      ms_is(999999, "999.999") && ms_is(1234567, "1234.57") &&
+	      ms_is(3000000000U, "3e+06"));
+	check("table -i: ss -tio's line after an established socket's row",
+	      printed_info(&table, &est, &est_info,
+			   "ESTAB            0      0 127.0.0.1:7998              "
+			   "127.0.0.1:58848                  0 9\n" EST_INFO_LINE));
+	check("table -i: a listener: cc and cwnd; its backlog is no sacked",
+	      printed_info(&table, &listen, &lin,
+			   "LISTEN           0      0 127.0.0.1:7998              "
+			   "127.0.0.1:*                      0 9\n"
+			   "\t cubic cwnd:10 unacked:2\n"));
+	odd.options = SOCK_OPT_ECN | SOCK_OPT_ECN_SEEN | SOCK_OPT_SYN_DATA;
+	odd.ssthresh = 7;
+	odd.rtt = 1500000;
+	odd.backoff = 2;
+	odd.busy_time = 3000000;
+	odd.rwnd_limited = 1000000;
+	odd.sndbuf_limited = 500000;
+	odd.retrans = 1;
+	odd.total_retrans = 4;
+	odd.reordering = 5;
+	odd.min_rtt = SOCK_INFO_NO_RTT;
+	odd.pacing_rate = 1000;
+	odd.max_pacing_rate = 2000;
+	odd.sacked = 3;
+	odd.notsent = 10;
+	odd.cong[0] = '\0';
+	check("table -i: ecn, fastopen, no wscale nor cc, backoff, retrans, "
+	      "busy, ssthresh, reordering, a max pacing rate",
+	      printed_info(&table, &est, &odd,
+			   "ESTAB            0      0 127.0.0.1:7998              "
+			   "127.0.0.1:58848                  0 9\n"
+			   "\t ecn ecnseen fastopen rto:204 backoff:2 "
+			   "rtt:1500/0.009 ato:40 mss:50176 pmtu:65535 "
+			   "rcvmss:34518 advmss:65483 cwnd:11 ssthresh:7 "
+			   "bytes_sent:3000 bytes_acked:3000 "
+			   "bytes_received:100000 segs_out:3 segs_in:6 "
+			   "data_segs_out:1 data_segs_in:3 send 2943659bps "
+			   "lastsnd:896 lastrcv:896 lastack:896 "
+			   "pacing_rate 8000bps/16000bps "
+			   "delivery_rate 100352000000bps delivered:2 "
+			   "app_limited busy:3000ms rwnd_limited:1000ms(33.3%) "
+			   "sndbuf_limited:500ms(16.7%) retrans:1/4 sacked:3 "
+			   "reordering:5 rcv_rtt:0.02 rcv_space:65483 "
+			   "rcv_ssthresh:94833 notsent:10 snd_wnd:100352 "
+			   "rcv_wnd:95232\n"));
+	tw.kind = SOCK_KIND_TIMEWAIT;
+	check("table -i: no line for a TIME_WAIT socket",
+	      printed_info(&table, &tw, &est_info,
+			   "ESTAB            0      0 127.0.0.1:7998              "
+			   "127.0.0.1:58848                  0 9\n"));
+	check("json -i: a tcp_info object, every value a number",
+	      printed_info(&json, &listen, &lin,
+			   "{\"family\":\"inet\",\"kind\":\"socket\",\"sl\":0,"
+			   "\"local_address\":\"127.0.0.1\",\"local_port\":7998,"
+			   "\"remote_address\":\"127.0.0.1\",\"remote_port\":0,"
+			   "\"st\":10,\"state\":\"listen\",\"tx_queue\":0,"
+			   "\"rx_queue\":0,\"tr\":0,\"tm_when\":0,\"retrnsmt\":0,"
+			   "\"uid\":0,\"timeout\":0,\"inode\":9,\"ref\":0,"
+			   "\"pointer\":\"0a\",\"rto\":0,\"ato\":0,\"quick\":0,"
+			   "\"pingpong\":0,\"cwnd\":0,\"fastopen_max_qlen\":0,"
+			   "\"tcp_info\":{\"cong\":\"cubic\",\"options\":[],"
+			   "\"rto_us\":0,\"backoff\":0,\"rtt_us\":0,"
+			   "\"rttvar_us\":0,\"ato_us\":0,\"mss\":0,\"pmtu\":0,"
+			   "\"rcvmss\":0,\"advmss\":0,\"cwnd\":10,\"ssthresh\":0,"
+			   "\"bytes_sent\":0,\"bytes_retrans\":0,"
+			   "\"bytes_acked\":0,\"bytes_received\":0,"
+			   "\"segs_out\":0,\"segs_in\":0,\"data_segs_out\":0,"
+			   "\"data_segs_in\":0,\"send_bps\":0,\"lastsnd_ms\":0,"
+			   "\"lastrcv_ms\":0,\"lastack_ms\":0,"
+			   "\"pacing_rate_bps\":-1,\"max_pacing_rate_bps\":-1,"
+			   "\"delivery_rate_bps\":0,\"delivered\":0,"
+			   "\"delivered_ce\":0,\"app_limited\":0,\"busy_us\":0,"
+			   "\"rwnd_limited_us\":0,\"sndbuf_limited_us\":0,"
+			   "\"unacked\":2,\"retrans\":0,\"retrans_total\":0,"
+			   "\"lost\":0,\"sacked\":128,\"dsack_dups\":0,"
+			   "\"reordering\":3,\"reord_seen\":0,\"rcv_rtt_us\":0,"
+			   "\"rcv_space\":0,\"rcv_ssthresh\":0,\"notsent\":0,"
+			   "\"minrtt_us\":-1,\"rcv_ooopack\":0,\"snd_wnd\":0,"
+			   "\"rcv_wnd\":0}}\n"));
+	out_len = 0;
+	sockiter_print_row(&json, &(struct sockiter_row){ .r = est,
+			   .info = est_info }, NULL);
+	out[out_len] = '\0';
+	check("json -i: options, window scales, ssthresh -1, rates in bps",
+	      strstr(out, "\"tcp_info\":{\"cong\":\"bbr\",\"options\":"
+		     "[\"ts\",\"sack\"],\"snd_wscale\":10,\"rcv_wscale\":10,"
+		     "\"rto_us\":204000,") &&
+	      strstr(out, ",\"ssthresh\":-1,") &&
+	      strstr(out, ",\"send_bps\":275968000000,") &&
+	      strstr(out, ",\"pacing_rate_bps\":416204775192,"
+		     "\"max_pacing_rate_bps\":-1,") &&
+	      strstr(out, ",\"minrtt_us\":4,"));
+}
+
+/* -i's records as the program writes them: the info after the
+ * addresses of full sockets only, then the pointer. */
+static void test_info_records(void)
+{
+	struct sockiter it = { .proto = &tcp, .output = SOCK_OUT_TABLE,
+			       .info = true };
+	struct walk walk = { .it = &it, .stream_family = SOCK_FAMILY_V4 };
+	struct sock_rec full = { .kind = SOCK_KIND_FULL, .inode = 5,
+				 .state = SOCK_ST_ESTABLISHED,
+				 .src = { 0x0100007F, 0x0100007F } };
+	struct sock_rec tw = { .kind = SOCK_KIND_TIMEWAIT, .inode = 6,
+			       .state = SOCK_ST_TIME_WAIT };
+	char buf[1024], *p = buf;
+	size_t used;
+
+	it.config.want_info = true;
+	it.config.want_pointer = true;
+	memcpy(p, &full, SOCK_REC_ADDRS + 8);
+	p += SOCK_REC_ADDRS + 8;
+	memcpy(p, &est_info, sizeof(est_info));
+	p = stpcpy(p + sizeof(est_info), "ff\n");
+	memcpy(p, &tw, SOCK_REC_ADDRS + 8);
+	p = stpcpy(p + SOCK_REC_ADDRS + 8, "ee\n");
+	out_len = 0;
+	used = take_records(&walk, buf, p - buf);
+	out[out_len] = '\0';
+	check("records: a full socket's info read after its addresses, "
+	      "a TIME_WAIT's record without",
+	      used == (size_t)(p - buf) &&
+	      strstr(out, " 5\n" EST_INFO_LINE "TIME-WAIT ") &&
+	      !strchr(strstr(out, "TIME-WAIT "), '\t'));
+	out_len = 0;
+	check("records: one cut in its info waits for the next read",
+	      take_records(&walk, buf, SOCK_REC_ADDRS + 8 + 100) == 0);
+}
+
 int main(void)
 {
 	test_forms();
+	test_info();
+	test_info_records();
 	test_prefixes();
 	test_states();
 	test_jiffies();
