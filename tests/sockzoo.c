@@ -393,31 +393,43 @@ static bool zoo_process(const char *name)
 	return true;
 }
 
+/* A byte down fd: this process is as the tests must find it. */
+static void ready(int fd)
+{
+	if (write(fd, "", 1) != 1)
+		die("write");
+}
+
 /*
  * Owners for -p: zoo-sharer, forked, shares every socket of the zoo;
  * zoo-receiver holds only a TCP listener and a UDP socket on ZOO_PORT +
- * 11, passed to it over SCM_RIGHTS, as fds 100 and 101.
+ * 11, passed to it over SCM_RIGHTS, as fds 100 and 101.  Each says when
+ * it is named and holds what it should: a test that looks earlier sees
+ * a child still called sockzoo, holding every fd.
  */
 static void zoo_owners(void)
 {
-	int passed[2], sv[2], fd;
+	int passed[2], sv[2], done[2], fd;
 	char byte = 0, control[CMSG_SPACE(sizeof(passed))] = { 0 };
 	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
 			      .msg_control = control,
 			      .msg_controllen = sizeof(control) };
 	struct cmsghdr *cmsg = CMSG_FIRSTHDR(&msg);
+	char two[2];
 
 	passed[0] = tcp_listener("127.0.0.1", ZOO_PORT + 11, -1, 16);
 	passed[1] = udp_bound("127.0.0.1", ZOO_PORT + 11, -1);
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) || pipe(done))
 		die("socketpair");
-	if (zoo_process("zoo-sharer"))
+	if (zoo_process("zoo-sharer")) {
+		ready(done[1]);
 		for (;;)
 			pause();
+	}
 	if (zoo_process("zoo-receiver")) {
 		for (fd = 3; fd < 4096; fd++)
-			if (fd != sv[1])
+			if (fd != sv[1] && fd != done[1])
 				close(fd);
 		if (recvmsg(sv[1], &msg, 0) != 1 || !cmsg ||
 		    cmsg->cmsg_type != SCM_RIGHTS)
@@ -428,6 +440,8 @@ static void zoo_owners(void)
 		close(passed[0]);
 		close(passed[1]);
 		close(sv[1]);
+		ready(done[1]);
+		close(done[1]);
 		for (;;)
 			pause();
 	}
@@ -439,6 +453,10 @@ static void zoo_owners(void)
 		die("sendmsg");
 	close(sv[0]);
 	close(sv[1]);
+	close(done[1]);
+	if (read(done[0], two, 1) != 1 || read(done[0], two + 1, 1) != 1)
+		die("zoo-sharer or zoo-receiver did not get ready");
+	close(done[0]);
 }
 
 static void build_zoo(void)
