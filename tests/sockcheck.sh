@@ -109,6 +109,7 @@ check_outputs() {
 	check -6 -c
 	[ $P = udp ] || check_timers
 	check_owners
+	[ $P = udp ] || check_info
 }
 
 # "INODE PID FD COMM" of every socket descriptor of every process, from
@@ -178,6 +179,101 @@ check_owners() {
 		pass "$name"
 	else
 		fail "$name" "$(cat "$W/owned")"
+	fi
+}
+
+# Why -t -i's lines of TCP internals are not plausible, on stdin (the
+# zoo's table without header): a line of internals after every full
+# socket's row (not TIME-WAIT, not SYN-RECV) and only there; in each, the
+# congestion control's name and a cwnd; established sockets with an rtt,
+# an rto of 200 ms or more (TCP_RTO_MIN), an mss, an advmss and a minrtt;
+# the pair on port 5001, whose client sent 1000 bytes and got 3000, says
+# so in both its sockets.  Prints nothing when all is well.
+info_implausible() {
+	awk '
+	function bad(why) { print "line " NR ": " why ": " $0; errors++ }
+	function num(key,   i) {
+		for (i = 2; i <= NF; i++)
+			if (index($i, key ":") == 1)
+				return substr($i, length(key) + 2) + 0
+		return -1
+	}
+	/^\t/ {
+		if (!want) bad("internals after no full socket")
+		want = 0; infos++
+		cc = $1
+		if ($1 ~ /^(ts|sack|ecn|ecnseen|fastopen)$/)
+			for (i = 1; i <= NF && $i ~ /^(ts|sack|ecn|ecnseen|fastopen)$/; i++)
+				cc = $(i + 1)
+		if (cc !~ /^[a-z][a-z0-9_]*$/) bad("no congestion control")
+		if (num("cwnd") <= 0) bad("no cwnd")
+		if (state == "ESTAB") {
+			split(substr($0, index($0, "rtt:") + 4), rtt, "/")
+			if (index($0, " rtt:") == 0 || rtt[1] + 0 <= 0)
+				bad("no rtt")
+			if (num("rto") < 200) bad("rto below 200 ms")
+			if (num("mss") <= 0 || num("advmss") <= 0) bad("no mss")
+			if (num("minrtt") <= 0 && index($0, " minrtt:0.") == 0)
+				bad("no minrtt")
+		}
+		if (state == "ESTAB" && peer ~ /:5001$/ && (num("bytes_sent") != 1000 ||
+		    num("bytes_acked") != 1001 || num("bytes_received") != 3000))
+			bad("the client of port 5001: not 1000 bytes sent, 3000 received")
+		if (state == "ESTAB" && local ~ /:5001$/ && (num("bytes_sent") != 3000 ||
+		    num("bytes_received") != 1000))
+			bad("the server of port 5001: not 3000 bytes sent, 1000 received")
+		next
+	}
+	{
+		if (want) bad("no internals for the row before")
+		state = $1; local = $4; peer = $5
+		want = state != "TIME-WAIT" && state != "SYN-RECV"
+		rows += want
+	}
+	END {
+		if (want) bad("no internals for the last row")
+		if (!infos) bad("no internals at all")
+		if (rows != infos) bad(rows " full sockets, " infos " lines of internals")
+		exit errors > 0
+	}'
+}
+
+# Why -j -i's objects are not plausible, on stdin: a "tcp_info" in every
+# full socket's ("kind":"socket") and in no other; established ones
+# with rtt_us, mss and cwnd above 0.
+info_json_implausible() {
+	awk '
+	function bad(why) { print "line " NR ": " why ": " $0; errors++ }
+	/"kind":"socket"/ != /"tcp_info":[{]"cong":"[a-z]/ {
+		bad("tcp_info where it does not belong, or missing")
+	}
+	/"state":"established"/ && !/"rtt_us":[1-9][0-9]*,.*"mss":[1-9][0-9]*,.*"cwnd":[1-9]/ {
+		bad("established, without rtt_us, mss or cwnd")
+	}
+	END { if (NR == 0) bad("no rows"); exit errors > 0 }'
+}
+
+# -i: -t -i and -j -i run in the zoo, with lines of internals where they
+# belong and values that make sense (ss -tni compares them on the host).
+check_info() {
+	local name="$APPLET -t -i: TCP's internals after every full socket, plausible"
+
+	if ! in_zoo "$KIT" "$APPLET" -t -i -H >"$W/info" 2>"$W/err" ||
+	   [ -s "$W/err" ]; then
+		fail "$name" "stderr: $(cat "$W/err")"
+	elif ! info_implausible <"$W/info" >"$W/why"; then
+		fail "$name" "$(head -5 "$W/why")"
+	else
+		pass "$name"
+	fi
+	name="$APPLET -j -i: a tcp_info object in every full socket's, plausible"
+	if ! in_zoo "$KIT" "$APPLET" -j -i >"$W/info" 2>"$W/err" ||
+	   [ -s "$W/err" ]; then
+		fail "$name" "stderr: $(cat "$W/err")"
+	elif ! info_json_implausible <"$W/info" >"$W/why"; then
+		fail "$name" "$(head -5 "$W/why")"
+	else
+		pass "$name"
 	fi
 }
 

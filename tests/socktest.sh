@@ -85,6 +85,57 @@ check_owners_ss() {
 	fi
 }
 
+# The internals of each full socket (-t -i's second lines, or ss -tnaio's)
+# on stdin, as "LOCAL PEER" then the values that hold still on an idle
+# connection, in the order printed: options, congestion control, window
+# scales, sizes, the byte and segment counters, what is in flight.  Sorted.
+# ss writes a listener's peer as *:* and the dual-stack one as *:PORT; with
+# -o an empty second line after TIME-WAIT and SYN-RECV rows.
+info_stable() {
+	awk '
+	/^\t/ && NF == 0 { next }
+	/^\t/ {
+		out = ""; cc = 0
+		for (i = 1; i <= NF; i++) {
+			t = $i
+			if (t ~ /^(ts|sack|ecn|ecnseen|fastopen)$/ ||
+			    (!cc && t ~ /^[a-z][a-z0-9_]*$/ && (cc = 1)) ||
+			    t ~ /^(wscale|mss|pmtu|rcvmss|advmss|cwnd|ssthresh|bytes_sent|bytes_retrans|bytes_acked|bytes_received|segs_out|segs_in|data_segs_out|data_segs_in|delivered|delivered_ce|unacked|retrans|lost|sacked|reordering|rcv_space|rcv_ssthresh|notsent|snd_wnd):/)
+				out = out " " t
+		}
+		print key out
+		next
+	}
+	{
+		local = $4; peer = $5
+		sub(/^[*]:/, "[::]:", local)
+		sub(/.*:[*]$/, "*", peer)
+		key = local " " peer
+	}' | sort
+}
+
+# -t -i's internals equal ss -tnaio's (ss shows the options with -o) for
+# every full socket of the zoo, by addresses and ports, in the values
+# that do not move on an idle connection.  Up to 3 tries: a probe or a
+# retransmitted SYN moves a counter between the two reads.
+check_info_ss() {
+	local name="$APPLET -t -i: the internals that hold still equal ss -tnaio's" try
+
+	for try in 1 2 3; do
+		[ $try -gt 1 ] && sleep 1
+		in_zoo "$KIT" "$APPLET" -t -i -H | info_stable >"$W/kit-info"
+		in_zoo ss -tnaioH | info_stable >"$W/ss-info"
+		cmp -s "$W/kit-info" "$W/ss-info" && break
+	done
+	if [ "$(grep -c ' bytes_received:' "$W/kit-info")" -lt 4 ]; then
+		fail "$name" "fewer than 4 sockets with traffic:" "$(cat "$W/kit-info")"
+	elif ! cmp -s "$W/kit-info" "$W/ss-info"; then
+		fail "$name" "ss, then kit:" "$(diff "$W/ss-info" "$W/kit-info" | head -20)"
+	else
+		pass "$name ($(wc -l <"$W/kit-info") sockets)"
+	fi
+}
+
 # -p in a pid namespace of its own: only its processes, by its numbers.
 check_owners_pidns() {
 	local name="$APPLET -t -p in a new pid namespace: its processes only, numbered as there"

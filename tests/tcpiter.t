@@ -14,6 +14,7 @@ check -s fin-wait-2 -s close-wait
 check_outputs
 check_owners_ss
 check_owners_pidns
+check_info_ss
 check -s established
 check -s listening		# ss's name
 check -s listen
