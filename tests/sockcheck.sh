@@ -253,28 +253,28 @@ info_json_implausible() {
 	END { if (NR == 0) bad("no rows"); exit errors > 0 }'
 }
 
-# -i: -t -i and -j -i run in the zoo, with lines of internals where they
-# belong and values that make sense (ss -tni compares them on the host).
-check_info() {
-	local name="$APPLET -t -i: TCP's internals after every full socket, plausible"
+# check_info_form NAME FORM CHECK: the applet's FORM -i in the zoo runs,
+# stderr empty, and CHECK finds nothing wrong in it.
+check_info_form() {
+	if ! in_zoo "$KIT" "$APPLET" $2 -i >"$W/info" 2>"$W/err" ||
+	   [ -s "$W/err" ]; then
+		fail "$1" "stderr: $(cat "$W/err")"
+	elif ! $3 <"$W/info" >"$W/why"; then
+		fail "$1" "$(head -5 "$W/why")"
+	else
+		pass "$1"
+	fi
+}
 
-	if ! in_zoo "$KIT" "$APPLET" -t -i -H >"$W/info" 2>"$W/err" ||
-	   [ -s "$W/err" ]; then
-		fail "$name" "stderr: $(cat "$W/err")"
-	elif ! info_implausible <"$W/info" >"$W/why"; then
-		fail "$name" "$(head -5 "$W/why")"
-	else
-		pass "$name"
-	fi
-	name="$APPLET -j -i: a tcp_info object in every full socket's, plausible"
-	if ! in_zoo "$KIT" "$APPLET" -j -i >"$W/info" 2>"$W/err" ||
-	   [ -s "$W/err" ]; then
-		fail "$name" "stderr: $(cat "$W/err")"
-	elif ! info_json_implausible <"$W/info" >"$W/why"; then
-		fail "$name" "$(head -5 "$W/why")"
-	else
-		pass "$name"
-	fi
+# -i: -t -i and -j -i run in the zoo, with lines of internals where they
+# belong and values that make sense (ss -tnaio compares them on the host).
+check_info() {
+	check_info_form \
+		"$APPLET -t -i: TCP's internals after every full socket, plausible" \
+		"-t -H" info_implausible
+	check_info_form \
+		"$APPLET -j -i: a tcp_info object in every full socket's, plausible" \
+		-j info_json_implausible
 }
 
 # The zoo's TCP rows hold each kind of timer /proc shows, so that the

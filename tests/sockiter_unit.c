@@ -219,18 +219,24 @@ const struct sock_owner_rec *sockiter_owners_of(__u64 inode, size_t *n)
 	return fake_owners;
 }
 
-/* The row sockiter_print_row() buffers is want. */
+/* The row sockiter_print_row() buffers for w is want. */
+static int printed_row(const struct sockiter *it, const struct sockiter_row *w,
+		       const char *netns, const char *want)
+{
+	out_len = 0;
+	sockiter_print_row(it, w, netns);
+	out[out_len] = '\0';
+	if (strcmp(out, want))
+		return printf("    got  \"%s\"\n    want \"%s\"\n", out, want), 0;
+	return 1;
+}
+
 static int printed(const struct sockiter *it, const struct sock_rec *r,
 		   const char *netns, const char *want)
 {
 	struct sockiter_row w = { .r = *r, .ptr = "0a", .ptr_len = 2 };
 
-	out_len = 0;
-	sockiter_print_row(it, &w, netns);
-	out[out_len] = '\0';
-	if (strcmp(out, want))
-		return printf("    got  \"%s\"\n    want \"%s\"\n", out, want), 0;
-	return 1;
+	return printed_row(it, &w, netns, want);
 }
 
 /* est4 below in JSON, with inode INODE, up to its last field */
@@ -331,12 +337,7 @@ static int printed_info(const struct sockiter *it, const struct sock_rec *r,
 
 	w.r = *r;
 	w.info = *in;
-	out_len = 0;
-	sockiter_print_row(it, &w, NULL);
-	out[out_len] = '\0';
-	if (strcmp(out, want))
-		return printf("    got  \"%s\"\n    want \"%s\"\n", out, want), 0;
-	return 1;
+	return printed_row(it, &w, NULL, want);
 }
 
 static int ms_is(__u32 us, const char *want)
