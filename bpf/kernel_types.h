@@ -180,6 +180,7 @@ struct tcp_congestion_ops {
 struct inet_connection_sock {
 	struct inet_sock icsk_inet;
 	const struct tcp_congestion_ops *icsk_ca_ops;
+	__u32 icsk_delack_max;
 	__u32 icsk_pmtu_cookie;
 	__u8 icsk_backoff;
 	struct request_sock_queue icsk_accept_queue;
@@ -267,6 +268,8 @@ struct tcp_sock {
 	u8 rate_app_limited;
 	u8 ecn_flags;
 	u8 syn_data_acked;
+	u8 tcp_usec_ts;				/* 6.7+, tested only */
+	u32 received_ce;			/* 6.18+ (AccECN), tested only */
 	u8 chrono_type;
 	u32 chrono_start;
 	u32 chrono_stat[3];

@@ -124,8 +124,9 @@ static void read_full(struct sock_rec *r, struct tcp_sock *tp)
 
 /* ---- -i: tcp_get_info()'s fields ---- */
 
-#define TCP_ECN_OK		1
+#define TCP_ECN_OK		1	/* TCP_ECN_MODE_RFC3168 from 6.18 */
 #define TCP_ECN_SEEN		8
+#define TCP_ECN_MODE_ACCECN	16	/* 6.18; TCP_ECN_LOW in 6.8-6.17 */
 #define TCP_CHRONO_BUSY		1
 #define TCP_CHRONO_MAX		4
 
@@ -165,6 +166,17 @@ static __u32 msecs_since(__u32 now, __u32 then)
 	return sock_jiffies_to_msecs(now - then, config.hz);
 }
 
+/* ECN is on: RFC 3168's, or from 6.18 (AccECN, with received_ce)
+ * accurate ECN's too: tcp_ecn_mode_any() */
+static bool ecn_on(struct tcp_sock *tp)
+{
+	__u8 ecn = BPF_CORE_READ_BITFIELD(tp, ecn_flags);
+
+	if (bpf_core_field_exists(tp->received_ce))
+		return ecn & (TCP_ECN_OK | TCP_ECN_MODE_ACCECN);
+	return ecn & TCP_ECN_OK;
+}
+
 static __u8 read_options(struct sock_info *in, struct tcp_sock *tp)
 {
 	__u8 ecn = BPF_CORE_READ_BITFIELD(tp, ecn_flags), o = 0;
@@ -178,7 +190,7 @@ static __u8 read_options(struct sock_info *in, struct tcp_sock *tp)
 		in->snd_wscale = BPF_CORE_READ_BITFIELD(tp, rx_opt.snd_wscale);
 		in->rcv_wscale = BPF_CORE_READ_BITFIELD(tp, rx_opt.rcv_wscale);
 	}
-	if (ecn & TCP_ECN_OK)
+	if (ecn_on(tp))
 		o |= SOCK_OPT_ECN;
 	if (ecn & TCP_ECN_SEEN)
 		o |= SOCK_OPT_ECN_SEEN;
@@ -208,14 +220,31 @@ static void read_info_common(struct sock_info *in, struct tcp_sock *tp)
 	in->cwnd = tp->snd_cwnd;
 }
 
+/*
+ * The delayed ACK timeout in jiffies.  From 6.7 ("tcp: derive delack_max
+ * from rto_min", which came with tcp_usec_ts) tcp_get_info() caps it at
+ * the socket's delack_max.  A route's locked rto_min lowers that cap
+ * further there; that route metric is not read here.
+ */
+static __u32 reported_ato(struct inet_connection_sock *icsk,
+			  struct tcp_sock *tp)
+{
+	__u32 ato = BPF_CORE_READ_BITFIELD(icsk, icsk_ack.ato);
+
+	if (bpf_core_field_exists(tp->tcp_usec_ts) &&
+	    bpf_core_field_exists(icsk->icsk_delack_max) &&
+	    ato > icsk->icsk_delack_max)
+		ato = icsk->icsk_delack_max;
+	return ato;
+}
+
 static void read_info_times(struct sock_info *in, struct tcp_sock *tp)
 {
 	struct inet_connection_sock *icsk = &tp->inet_conn;
 	__u32 now = bpf_jiffies64();
 
 	in->rto = sock_jiffies_to_usecs(icsk->icsk_rto, config.hz);
-	in->ato = sock_jiffies_to_usecs(BPF_CORE_READ_BITFIELD(icsk,
-					icsk_ack.ato), config.hz);
+	in->ato = sock_jiffies_to_usecs(reported_ato(icsk, tp), config.hz);
 	in->rtt = tp->srtt_us >> 3;
 	in->rttvar = tp->mdev_us >> 2;
 	in->rcv_rtt = tp->rcv_rtt_est.rtt_us >> 3;
