@@ -188,7 +188,8 @@ check_owners() {
 # congestion control's name and a cwnd; established sockets with an rtt,
 # an rto of 200 ms or more (TCP_RTO_MIN), an mss, an advmss and a minrtt;
 # the pair on port 5001, whose client sent 1000 bytes and got 3000, says
-# so in both its sockets.  Prints nothing when all is well.
+# so in both its sockets, and that it uses ECN (sockzoo asked for it) and
+# saw ECN-capable packets.  Prints nothing when all is well.
 info_implausible() {
 	awk '
 	function bad(why) { print "line " NR ": " why ": " $0; errors++ }
@@ -222,6 +223,9 @@ info_implausible() {
 		if (state == "ESTAB" && local ~ /:5001$/ && (num("bytes_sent") != 3000 ||
 		    num("bytes_received") != 1000))
 			bad("the server of port 5001: not 3000 bytes sent, 1000 received")
+		if (state == "ESTAB" && (local ~ /:5001$/ || peer ~ /:5001$/) &&
+		    !/ ecn ecnseen /)
+			bad("the pair on port 5001: not ecn ecnseen")
 		next
 	}
 	{

@@ -202,7 +202,7 @@ static void loopback_up(void)
  * the client sends no data); SYN_SENT (the listener's accept queue is full,
  * its SYNs are dropped).  Timers: retransmit (the SYN_SENT), zero-window
  * probe (the filled pair), keepalive (a v4 and a v6 pair; 6.19 moved
- * the timers).  Descriptors stay open: the holder keeps them.
+ * the timers).  The pair on ZOO_PORT + 1, with data both ways, uses ECN.  Descriptors stay open: the holder keeps them.
  */
 static void keepalive(int fd)
 {
@@ -211,6 +211,17 @@ static void keepalive(int fd)
 	if (setsockopt(fd, SOL_SOCKET, SO_KEEPALIVE, &one, sizeof(one)) ||
 	    setsockopt(fd, IPPROTO_TCP, TCP_KEEPIDLE, &idle, sizeof(idle)))
 		die("SO_KEEPALIVE");
+}
+
+/* net.ipv4.tcp_ecn of this netns: 1 asks for ECN, 2 (the default) only
+ * accepts it. */
+static void set_ecn(const char *mode)
+{
+	int fd = open("/proc/sys/net/ipv4/tcp_ecn", O_WRONLY);
+
+	if (fd < 0 || write(fd, mode, 1) != 1)
+		die("net.ipv4.tcp_ecn");
+	close(fd);
 }
 
 static void zoo_tcp(void)
@@ -235,7 +246,9 @@ static void zoo_tcp(void)
 	tcp_pair(lo6, "::1", ZOO_PORT + 3, fds);
 	tcp_pair(dual, "127.0.0.1", ZOO_PORT + 4, fds);	/* mapped server */
 	tcp_pair(lo4, "::ffff:127.0.0.1", ZOO_PORT + 2, fds); /* mapped client */
+	set_ecn("1");		/* the pair with traffic negotiates ECN */
 	tcp_pair(any4, "127.0.0.1", ZOO_PORT + 1, fds);
+	set_ecn("2");
 	send_bytes(fds[0], 1000);
 	send_bytes(fds[1], 3000);
 	tcp_pair(lo6, "::1", ZOO_PORT + 3, fds);
