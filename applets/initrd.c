@@ -72,7 +72,6 @@ KIT_APPLET(initrd, "boot an old initrd image (ext2, minix... + /linuxrc)",
 
 int rdload_main(int argc, char **argv);
 
-
 /* ---- the boot: the kernel command line ---- */
 
 struct boot {

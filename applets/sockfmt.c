@@ -399,6 +399,13 @@ static char *format_json_row(char *p, const struct sockiter *it,
 	return p;
 }
 
+/* mempcpy() */
+static char *put_mem(char *p, const void *s, size_t n)
+{
+	memcpy(p, s, n);
+	return p + n;
+}
+
 /*
  * -p: the owners of the socket with inode, appended to out: ss's
  * " users:((\"COMM\",pid=N,fd=N),...)" (COMM as it is, as ss prints it),
@@ -406,7 +413,7 @@ static char *format_json_row(char *p, const struct sockiter *it,
  */
 static void put_owners(bool json, __u64 inode)
 {
-	size_t n, i;
+	size_t n, i, len;
 	const struct sock_owner_rec *o = sockiter_owners_of(inode, &n);
 	char *p;
 
@@ -419,16 +426,15 @@ static void put_owners(bool json, __u64 inode)
 		p = reserve(192);
 		if (i)
 			*p++ = ',';
+		len = strnlen(o[i].comm, sizeof(o->comm));
 		if (json) {
 			p = put_json_string(stpcpy(p, "{\"comm\":"), o[i].comm,
-					    strnlen(o[i].comm, 16));
+					    len);
 			p = put_number(p, "pid", o[i].pid);
 			p = put_number(p, "fd", o[i].fd);
 			*p++ = '}';
 		} else {
-			p = stpcpy(p, "(\"");
-			memcpy(p, o[i].comm, strnlen(o[i].comm, 16));
-			p += strnlen(o[i].comm, 16);
+			p = put_mem(stpcpy(p, "(\""), o[i].comm, len);
 			p = put_dec(stpcpy(p, "\",pid="), o[i].pid, 0);
 			p = put_dec(stpcpy(p, ",fd="), o[i].fd, 0);
 			*p++ = ')';
@@ -533,8 +539,7 @@ static char *put_info_head(char *p, const struct sock_info *in)
 			p = stpcpy(stpcpy(p, " "), info_options[i].name);
 	if (in->cong[0]) {
 		*p++ = ' ';
-		memcpy(p, in->cong, strnlen(in->cong, sizeof(in->cong)));
-		p += strnlen(in->cong, sizeof(in->cong));
+		p = put_mem(p, in->cong, strnlen(in->cong, sizeof(in->cong)));
 	}
 	if (in->options & SOCK_OPT_WSCALE) {
 		p = put_field(p, "wscale", in->snd_wscale);
@@ -566,6 +571,8 @@ static char *put_info_head(char *p, const struct sock_info *in)
 static char *put_info_tail(char *p, const struct sock_rec *r,
 			   const struct sock_info *in)
 {
+	__u64 send = info_send_bps(in);
+
 	p = put_nonzero(p, "bytes_sent", in->bytes_sent);
 	p = put_nonzero(p, "bytes_retrans", in->bytes_retrans);
 	p = put_nonzero(p, "bytes_acked", in->bytes_acked);
@@ -574,9 +581,8 @@ static char *put_info_tail(char *p, const struct sock_rec *r,
 	p = put_nonzero(p, "segs_in", in->segs_in);
 	p = put_nonzero(p, "data_segs_out", in->data_segs_out);
 	p = put_nonzero(p, "data_segs_in", in->data_segs_in);
-	if (info_send_bps(in))
-		p = stpcpy(put_dec(stpcpy(p, " send "), info_send_bps(in), 0),
-			   "bps");
+	if (send)
+		p = stpcpy(put_dec(stpcpy(p, " send "), send, 0), "bps");
 	p = put_nonzero(p, "lastsnd", in->last_data_sent);
 	p = put_nonzero(p, "lastrcv", in->last_data_recv);
 	p = put_nonzero(p, "lastack", in->last_ack_recv);
@@ -635,6 +641,13 @@ static char *put_or_none(char *p, const char *name, __u64 v, __u64 none)
 	return v == none ? put_signed(p, name, -1) : put_number(p, name, v);
 }
 
+/* A rate in bytes a second that may be none, in bits a second */
+static char *put_rate_bps(char *p, const char *name, __u64 rate)
+{
+	return put_or_none(p, name, rate == SOCK_INFO_NONE ? rate : rate * 8,
+			   SOCK_INFO_NONE);
+}
+
 /* ,"tcp_info":{"cong":..,"options":[..], then ss's values in their
  * kernel units (named _us, _ms, _bps): every field, zeros too */
 static char *format_info_json(char *p, const struct sock_info *in)
@@ -676,11 +689,8 @@ static char *format_info_json(char *p, const struct sock_info *in)
 	p = put_number(p, "lastsnd_ms", in->last_data_sent);
 	p = put_number(p, "lastrcv_ms", in->last_data_recv);
 	p = put_number(p, "lastack_ms", in->last_ack_recv);
-	p = put_or_none(p, "pacing_rate_bps", in->pacing_rate == SOCK_INFO_NONE ?
-			SOCK_INFO_NONE : in->pacing_rate * 8, SOCK_INFO_NONE);
-	p = put_or_none(p, "max_pacing_rate_bps",
-			in->max_pacing_rate == SOCK_INFO_NONE ? SOCK_INFO_NONE :
-			in->max_pacing_rate * 8, SOCK_INFO_NONE);
+	p = put_rate_bps(p, "pacing_rate_bps", in->pacing_rate);
+	p = put_rate_bps(p, "max_pacing_rate_bps", in->max_pacing_rate);
 	p = put_number(p, "delivery_rate_bps", in->delivery_rate * 8);
 	p = put_number(p, "delivered", in->delivered);
 	p = put_number(p, "delivered_ce", in->delivered_ce);

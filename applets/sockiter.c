@@ -192,6 +192,16 @@ static void check_pin_args(struct sockiter *it, int argc, char **argv)
 	it->config.mode = SOCK_MODE_TEXT;
 }
 
+/* -p and -i add to a row: only -t's and -j's have room, not /proc's. */
+static void check_row_option(const struct sockiter *it, bool pin,
+			     const char *opt, const char *what)
+{
+	if (pin || (it->output != SOCK_OUT_TABLE &&
+		    it->output != SOCK_OUT_JSON))
+		die_usage("%s goes with -t or -j: /proc's table has no column "
+			  "for %s", opt, what);
+}
+
 /* -i: TCP's, and a form with room for it */
 static void check_info(struct sockiter *it, bool pin)
 {
@@ -200,10 +210,7 @@ static void check_info(struct sockiter *it, bool pin)
 	if (!it->proto->tcp_tail)
 		die_usage("-i shows TCP's internals: UDP sockets have none "
 			  "(tcpiter -i)");
-	if (pin || (it->output != SOCK_OUT_TABLE &&
-		    it->output != SOCK_OUT_JSON))
-		die_usage("-i goes with -t or -j: /proc's table has no column "
-			  "for TCP's internals");
+	check_row_option(it, pin, "-i", "TCP's internals");
 	it->config.want_info = true;
 }
 
@@ -267,10 +274,8 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		die_usage("-N takes a network namespace: a name in /run/netns, "
 			  "a path or a PID");
 	f->families = families ? families : 3;
-	if (it->owners && (pin || (it->output != SOCK_OUT_TABLE &&
-				   it->output != SOCK_OUT_JSON)))
-		die_usage("-p goes with -t or -j: /proc's table has no column "
-			  "for processes");
+	if (it->owners)
+		check_row_option(it, pin, "-p", "processes");
 	check_info(it, pin);
 	if (pin)
 		check_pin_args(it, argc, argv);
@@ -544,13 +549,6 @@ static void chunk_done(struct reader *rd)
 	pthread_mutex_unlock(&rd->lock);
 }
 
-/*
- * Listeners only: a read() of one IPv4 record's size or less ends at the
- * row that filled it (bpf_seq_read() stops once it has the count asked
- * for), so no read() goes on through the established hash, that has no
- * rows to give, once the program marked the end of the listening hash.
- * Two read()s a listener: fine for the few there are.
- */
 size_t sockiter_read(int fd, void *buf, size_t len)
 {
 	ssize_t got;
@@ -563,6 +561,13 @@ size_t sockiter_read(int fd, void *buf, size_t len)
 	return got;
 }
 
+/*
+ * Listeners only: a read() of one IPv4 record's size or less ends at the
+ * row that filled it (bpf_seq_read() stops once it has the count asked
+ * for), so no read() goes on through the established hash, that has no
+ * rows to give, once the program marked the end of the listening hash.
+ * Two read()s a listener: fine for the few there are.
+ */
 static void read_listeners(struct walk *walk, int fd)
 {
 	static char buf[2 * sizeof(struct sockiter_row)];

@@ -148,10 +148,18 @@ owners_from_json() {
 	}' "$1"
 }
 
+# zoo_users RECEIVER SHARER HOLDER: the end of -t -p's row for a socket on
+# ZOO_PORT + 11 (grep -E), the processes' pids given as patterns.
+zoo_users() {
+	printf ' users:[(][(]"zoo-receiver",pid=%s,fd=10[01][)],' "$1"
+	printf '[(]"zoo-sharer",pid=%s,fd=[0-9]+[)],' "$2"
+	printf '[(]"sockzoo",pid=%s,fd=[0-9]+[)][)]$' "$3"
+}
+
 # -p: every socket's owners, -j -p against /proc/PID/fd (the zoo has
 # sockets shared by fork and passed over SCM_RIGHTS); the ss form -t -p.
 check_owners() {
-	local name="$APPLET -j -p: the owners of every socket, as /proc/PID/fd says" l
+	local name="$APPLET -j -p: the owners of every socket, as /proc/PID/fd says"
 
 	if ! in_zoo "$KIT" "$APPLET" -j -p >"$W/owned" 2>"$W/err"; then
 		fail "$name" "$(cat "$W/err")"
@@ -172,10 +180,7 @@ check_owners() {
 	fi
 	name="$APPLET -t -p: the socket passed over SCM_RIGHTS, held three times"
 	in_zoo "$KIT" "$APPLET" -t -p -H --sport 5011 >"$W/owned"
-	l='"zoo-receiver",pid=[0-9]+,fd=10[01]'
-	l="$l[)],[(]\"zoo-sharer\",pid=[0-9]+,fd=[0-9]+"
-	l="$l[)],[(]\"sockzoo\",pid=[0-9]+,fd=[0-9]+"
-	if grep -Eq " users:[(][(]$l[)][)]\$" "$W/owned"; then
+	if grep -Eq "$(zoo_users '[0-9]+' '[0-9]+' '[0-9]+')" "$W/owned"; then
 		pass "$name"
 	else
 		fail "$name" "$(cat "$W/owned")"

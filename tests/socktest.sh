@@ -147,7 +147,7 @@ check_owners_pidns() {
 		kill "$z"' sh "$SOCKZOO" "$KIT" "$APPLET" >"$W/pidns" 2>&1
 	# sh is 1, unshare and sockzoo 2, the holder 3, its children 4 and 5
 	if grep -q '^holder 3$' "$W/pidns" &&
-	   grep -Eq 'users:[(][(]"zoo-receiver",pid=5,fd=10[01][)],[(]"zoo-sharer",pid=4,fd=[0-9]+[)],[(]"sockzoo",pid=3,fd=[0-9]+[)][)]$' "$W/pidns"; then
+	   grep -Eq "$(zoo_users 5 4 3)" "$W/pidns"; then
 		pass "$name"
 	else
 		fail "$name" "$(cat "$W/pidns")"
