@@ -65,6 +65,15 @@ $(O)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(O)
 	$(call msg,BPF,$@)
 	$(Q)$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
 
+# kill's programs (tcpkill, udpkill): tcpiter's and udpiter's, closing
+# sockets with the bpf_sock_destroy() kfunc of 6.5.  Objects of their own:
+# a kfunc named in a program stops it loading on the kernels before.
+$(O)/tcpiter.o: $(O)/tcpkill.skel.h $(O)/tcpkill.lskel.h
+$(O)/udpiter.o: $(O)/udpkill.skel.h $(O)/udpkill.lskel.h
+$(O)/%kill.bpf.o: bpf/%iter.bpf.c $(wildcard bpf/*.h) | $(O)
+	$(call msg,BPF,$@)
+	$(Q)$(CLANG) $(BPF_CFLAGS) -DSOCK_KILL_KFUNC -c -o $@ $<
+
 $(O)/%.skel.h: $(O)/%.bpf.o
 	$(call msg,GENSKEL,$@)
 	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@

@@ -305,6 +305,17 @@ static char *format_table_row(char *p, const struct sock_rec *r)
 	return put_dec(p, r->inode, 0);
 }
 
+void sockiter_row_brief(char *buf, const struct sock_rec *r)
+{
+	char row[ROW_MAX], *p = buf, *end = format_table_row(row, r);
+	const char *q;
+
+	for (q = row; q < end && p < buf + SOCK_BRIEF_MAX - 1; q++)
+		if (*q != ' ' || (p > buf && p[-1] != ' '))
+			*p++ = *q;
+	*p = '\0';
+}
+
 /* s[0..len) as a JSON string: at most 6 * len + 2 bytes */
 static char *put_json_string(char *p, const char *s, size_t len)
 {

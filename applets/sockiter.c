@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 #include <linux/capability.h>
 #include <linux/magic.h>
@@ -118,8 +119,9 @@ static __s32 parse_port(const char *opt, const char *s)
 	return port;
 }
 
-static const char short_opts[] = "46tjcHpivs:N:";
+static const char short_opts[] = "46tjcHpinvs:N:";
 static const struct option long_opts[] = {
+	{ "all", no_argument, NULL, 'L' },
 	{ "sport", required_argument, NULL, 'S' },
 	{ "dport", required_argument, NULL, 'D' },
 	{ "src", required_argument, NULL, 'a' },
@@ -202,6 +204,33 @@ static void check_row_option(const struct sockiter *it, bool pin,
 			  "for %s", opt, what);
 }
 
+static bool has_filter(const struct sockiter_filter *f)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		if (f->src_mask[i] || f->dst_mask[i])
+			return true;
+	return f->states || f->sport >= 0 || f->dport >= 0 || f->uid >= 0;
+}
+
+/* kill [-n] [--all] FILTER...: -t's rows of the sockets closed */
+static void check_kill_args(struct sockiter *it, bool all)
+{
+	if (it->output != SOCK_OUT_PROC && it->output != SOCK_OUT_TABLE)
+		die_usage("kill lists the sockets it closes as -t does: no -j "
+			  "or -c");
+	if (it->all_netns)
+		die_usage("kill works in one network namespace: choose it with "
+			  "-N NETNS");
+	if (!all && !has_filter(&it->config.filter))
+		die_usage("kill with no filter closes every %s socket: add "
+			  "filters, or --all if that is what you mean",
+			  it->proto->name);
+	it->output = SOCK_OUT_TABLE;
+	it->config.want_kill = !it->dry_run;
+}
+
 /* -i: TCP's, and a form with room for it */
 static void check_info(struct sockiter *it, bool pin)
 {
@@ -219,13 +248,15 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 {
 	struct sockiter_filter *f = &it->config.filter;
 	bool pin = argc > 1 && !strcmp(argv[1], "pin");
+	bool all = false;
 	int opt, families = 0;
 
 	memset(it, 0, sizeof(*it));
 	it->proto = proto;
+	it->kill = argc > 1 && !strcmp(argv[1], "kill");
 	f->sport = f->dport = -1;
 	f->uid = -1;
-	if (pin)
+	if (pin || it->kill)
 		argc--, argv++;
 	optind = 1;
 	while ((opt = kit_getopt(argc, argv, short_opts, long_opts)) != -1) {
@@ -254,6 +285,12 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		case 'i':
 			it->info = true;
 			break;
+		case 'n':
+			it->dry_run = true;
+			break;
+		case 'L':
+			all = true;
+			break;
 		case 'v':
 			it->verbose = true;
 			break;
@@ -274,6 +311,10 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		die_usage("-N takes a network namespace: a name in /run/netns, "
 			  "a path or a PID");
 	f->families = families ? families : 3;
+	if ((it->dry_run || all) && !it->kill)
+		die_usage("%s goes with kill", it->dry_run ? "-n" : "--all");
+	if (it->kill)
+		check_kill_args(it, all);
 	if (it->owners)
 		check_row_option(it, pin, "-p", "processes");
 	check_info(it, pin);
@@ -284,7 +325,7 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 	if (it->output == SOCK_OUT_COUNT)
 		it->config.mode = SOCK_MODE_COUNT;
 	it->config.listeners_only = it->config.mode == SOCK_MODE_RECORDS &&
-				    it->proto->tcp_tail &&
+				    it->proto->tcp_tail && !it->kill &&
 				    f->states == 1U << SOCK_ST_LISTEN;
 	it->config.want_pointer = it->output == SOCK_OUT_PROC ||
 				  it->output == SOCK_OUT_JSON;
@@ -293,21 +334,23 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 
 /* ---- loading ---- */
 
-static bool has_cap(const struct __user_cap_data_struct *data, int cap)
-{
-	return data[CAP_TO_INDEX(cap)].effective & CAP_TO_MASK(cap);
-}
-
-static void check_privileges(void)
+/* Is cap effective?  Yes when capget() cannot tell. */
+static bool has_cap(int cap)
 {
 	struct __user_cap_header_struct head = {
 		.version = _LINUX_CAPABILITY_VERSION_3,
 	};
 	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
 
-	if (syscall(SYS_capget, &head, data) == 0 &&
-	    !has_cap(data, CAP_SYS_ADMIN) &&
-	    !(has_cap(data, CAP_BPF) && has_cap(data, CAP_PERFMON)))
+	if (syscall(SYS_capget, &head, data))
+		return true;
+	return data[CAP_TO_INDEX(cap)].effective & CAP_TO_MASK(cap);
+}
+
+static void check_privileges(void)
+{
+	if (!has_cap(CAP_SYS_ADMIN) &&
+	    !(has_cap(CAP_BPF) && has_cap(CAP_PERFMON)))
 		die(NEED_PRIVILEGES);
 }
 
@@ -324,23 +367,46 @@ static bool iterator_exists(const char *func)
 	return found;
 }
 
-/* Returns the iterator's link. */
-static int load(struct sockiter *it, const struct sockiter_loader *loader,
-		struct sockiter_prog *prog)
+/* 0 or a negative errno */
+static int load_prog(const struct sockiter *it,
+		     const struct sockiter_loader *loader,
+		     struct sockiter_prog *prog)
 {
-	const char *name = it->proto->name;
-	int err, link;
+	/* -v: libbpf's messages, so libbpf loads */
+	int err = it->verbose ? -1 : loader->load_light(&it->config, prog);
 
+	if (err)
+		err = loader->load_libbpf(&it->config, prog);
+	return err;
+}
+
+static int attach(const struct sockiter *it, const struct sockiter_prog *prog)
+{
+	int link = bpf_link_create(prog->fd, 0, BPF_TRACE_ITER, NULL);
+
+	if (link < 0)
+		die_errno("cannot attach the BPF %s iterator", it->proto->name);
+	return link;
+}
+
+/* What every load needs first. */
+static void prepare(struct sockiter *it)
+{
 	check_privileges();
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
 		die("kernel has no BTF at /sys/kernel/btf/vmlinux");
 	it->config.hz = sockiter_kernel_hz(it->verbose);
 	if (!it->proto->tcp_tail)
 		it->config.udp_header_wide = sockiter_udp_header_wide();
-	/* -v: libbpf's messages, so libbpf loads */
-	err = it->verbose ? -1 : loader->load_light(&it->config, prog);
-	if (err)
-		err = loader->load_libbpf(&it->config, prog);
+}
+
+/* Returns the iterator's link. */
+static int load(struct sockiter *it, const struct sockiter_loader *loader,
+		struct sockiter_prog *prog)
+{
+	const char *name = it->proto->name;
+	int err = load_prog(it, loader, prog);
+
 	if (err && !iterator_exists(it->proto->iter_func))
 		die("kernel has no BPF %s iterator (needs Linux 5.9 or later)",
 		    name);
@@ -349,10 +415,7 @@ static int load(struct sockiter *it, const struct sockiter_loader *loader,
 	if (err)
 		die("cannot load the BPF %s iterator: %s%s", name,
 		    strerror(-err), it->verbose ? "" : " (-v tells why)");
-	link = bpf_link_create(prog->fd, 0, BPF_TRACE_ITER, NULL);
-	if (link < 0)
-		die_errno("cannot attach the BPF %s iterator", name);
-	return link;
+	return attach(it, prog);
 }
 
 /* ---- reading ---- */
@@ -368,6 +431,7 @@ struct walk {
 	const char *netns;		/* --all-netns: the JSON field */
 	int stream_family;		/* -1: none */
 	bool ended;			/* the end of the listeners seen */
+	size_t reads;			/* read()s that returned rows */
 	char *held;			/* records and pointers */
 	size_t held_len, held_cap;
 	/* family << 63 | sl << 32 | offset in held: /proc's order, then
@@ -406,12 +470,18 @@ static void print_written(struct walk *walk, const char *rec, size_t size,
 		size -= sizeof(w.info);
 		memcpy(&w.info, rec + size, sizeof(w.info));
 	}
+	if (walk->it->config.want_kill) {
+		size -= sizeof(w.kill);
+		memcpy(&w.kill, rec + size, sizeof(w.kill));
+	}
 	memcpy(&w.r, rec, fields);
 	memcpy(w.r.src, rec + fields, size - fields);
 	if (w.r.family == SOCK_FAMILY_V4) {
 		w.r.dst[0] = w.r.src[1];
 		w.r.src[1] = 0;
 	}
+	if (walk->it->kill && !sockiter_kill_row(walk->it, &w))
+		return;
 	w.ptr_len = ptr_len < SOCK_PTR_MAX ? ptr_len : SOCK_PTR_MAX;
 	memcpy(w.ptr, ptr, w.ptr_len);
 	sockiter_print_row(walk->it, &w, walk->netns);
@@ -424,7 +494,8 @@ static size_t written_size(const struct walk *walk, const char *rec)
 
 	return SOCK_REC_FIELDS(walk->it->proto->tcp_tail) +
 	       SOCK_REC_ADDR_SIZE(family) +
-	       (has_info(walk, rec) ? sizeof(struct sock_info) : 0);
+	       (has_info(walk, rec) ? sizeof(struct sock_info) : 0) +
+	       (walk->it->config.want_kill ? sizeof(struct sock_kill) : 0);
 }
 
 static void hold(struct walk *walk, const char *rec, size_t len,
@@ -483,9 +554,17 @@ static size_t take_records(struct walk *walk, const char *buf, size_t len)
  */
 #define READ_CHUNKS	4
 #define READ_CHUNK	(32 * 1024)
+/*
+ * kill's reads: half the kernel's buffer.  A read() ends before the
+ * program runs on a socket once it holds this much, so a record always
+ * fits: a socket closed by the program is never shown again (it is no
+ * longer in the table), so a record cut there would be lost.
+ */
+#define KILL_READ	(READ_CHUNK / 2)
 
 struct reader {
 	int fd;
+	size_t read_size;
 	pthread_mutex_t lock;
 	pthread_cond_t cond;
 	unsigned int filled, taken;	/* chunks, counted from the start */
@@ -508,7 +587,7 @@ static void *read_chunks(void *arg)
 			pthread_cond_wait(&rd->cond, &rd->lock);
 		pthread_mutex_unlock(&rd->lock);
 		got = read(rd->fd, rd->chunk[rd->filled % READ_CHUNKS].data,
-			   READ_CHUNK);
+			   rd->read_size);
 		/* EAGAIN: a million sockets filtered out in one read() */
 		if (got < 0 && (errno == EINTR || errno == EAGAIN))
 			continue;
@@ -595,7 +674,10 @@ static void read_walk(struct walk *walk, int link)
 	const char *data;
 	pthread_t thread;
 
-	rd = (struct reader){ .fd = bpf_iter_create(link) };
+	rd = (struct reader){
+		.fd = bpf_iter_create(link),
+		.read_size = walk->it->config.want_kill ? KILL_READ : READ_CHUNK,
+	};
 	if (rd.fd < 0)
 		die_errno("cannot start the iterator");
 	if (walk->it->config.listeners_only) {
@@ -609,6 +691,7 @@ static void read_walk(struct walk *walk, int link)
 	if (errno)
 		die_errno("cannot start a thread");
 	while ((data = next_chunk(&rd, &len))) {
+		walk->reads++;
 		memcpy(buf + have, data, len);
 		chunk_done(&rd);
 		have += len;
@@ -695,14 +778,18 @@ static void print_counts(const struct sockiter *it,
 	       (unsigned long long)sum[1], (unsigned long long)(sum[0] + sum[1]));
 }
 
-/* One walk of the current network namespace, printed. */
-static void dump(const struct sockiter *it, int link,
-		 const struct sockiter_prog *prog, const char *netns)
+/* One walk of the current network namespace, printed (headers: the
+ * table's first); returns the read()s that brought rows. */
+static size_t dump(const struct sockiter *it, int link,
+		   const struct sockiter_prog *prog, const char *netns,
+		   bool headers)
 {
 	__u32 families = it->config.filter.families;
 	int first = families & (1 << SOCK_FAMILY_V4) ? SOCK_FAMILY_V4 :
 						       SOCK_FAMILY_V6;
 	bool proc_headers = it->output == SOCK_OUT_PROC && !it->no_header;
+	bool table_header = it->output == SOCK_OUT_TABLE && !it->no_header &&
+			    headers;
 	struct walk walk = {
 		.it = it, .netns = netns,
 		.stream_family = it->proto->sort_by_sl ? -1 : first,
@@ -712,7 +799,7 @@ static void dump(const struct sockiter *it, int link,
 	sockiter_flush_out();
 	if (it->output == SOCK_OUT_COUNT)
 		memset(prog->counts, 0, sizeof(prog->counts[0]) * 2);
-	if (it->output == SOCK_OUT_TABLE && !it->no_header)
+	if (table_header)
 		sockiter_table_header(it);
 	if (proc_headers)
 		sockiter_proc_header(it, first);
@@ -731,6 +818,7 @@ static void dump(const struct sockiter *it, int link,
 	sockiter_flush_out();
 	free(walk.held);
 	free(walk.rows);
+	return walk.reads;
 }
 
 /* ---- network namespaces ---- */
@@ -873,7 +961,7 @@ static void dump_all_netns(const struct sockiter *it, int link,
 		enter_netns(fd, l.ns[i].label);
 		if (it->output != SOCK_OUT_JSON)
 			printf("# netns %s\n", l.ns[i].label);
-		dump(it, link, prog, l.ns[i].label);
+		dump(it, link, prog, l.ns[i].label, true);
 	}
 	free(l.ns);
 }
@@ -912,10 +1000,63 @@ static void pin(const struct sockiter *it, int link)
 		die_errno("cannot pin at %s", path);
 }
 
-int sockiter_run(struct sockiter *it, const struct sockiter_loader *loader)
+/* ---- kill ---- */
+
+/*
+ * A walk that closes sockets may skip some: each read() resumes at a
+ * count of the sockets of the hash bucket it stopped in, and the count
+ * no longer holds once sockets before were closed (kernels before 6.16).
+ * So a walk that closed sockets over more than one read() is followed by
+ * another, which closes what was skipped; the program passes over the
+ * sockets this run closed already.  A few passes at most: sockets that
+ * keep coming are for another run.
+ */
+#define KILL_PASSES	4
+
+static int kill_sockets(struct sockiter *it, const struct sockiter_loader *loader,
+		const struct sockiter_loader *kill_loader)
+{
+	bool by_kfunc = false;
+	struct sockiter_prog prog;
+	size_t closed, reads;
+	int link, pass;
+
+	prepare(it);
+	if (!it->dry_run)
+		by_kfunc = !load_prog(it, kill_loader, &prog);
+	if (it->verbose && !it->dry_run)
+		warn_msg("closing %s", by_kfunc ? "with bpf_sock_destroy()" :
+			 "through inet_diag (no bpf_sock_destroy())");
+	link = by_kfunc ? attach(it, &prog) : load(it, loader, &prog);
+	if (it->netns)
+		enter_named_netns(it->netns);
+	if (!it->dry_run && !by_kfunc) {
+		if (!has_cap(CAP_NET_ADMIN))
+			die("kill needs root or CAP_NET_ADMIN to close sockets "
+			    "through inet_diag (kernels before 6.5)");
+		sockiter_kill_check(it->proto);
+	}
+	prog.kill_state->run = (__u64)getpid() << 32 | (__u32)time(NULL);
+	for (pass = 0; pass < KILL_PASSES; pass++) {
+		closed = sockiter_kill_closed();
+		reads = dump(it, link, &prog, NULL, pass == 0);
+		if (!by_kfunc || reads <= 1 || sockiter_kill_closed() == closed)
+			break;
+	}
+	close(link);
+	return sockiter_kill_summary(it, prog.kill_state->unlisted);
+}
+
+int sockiter_run(struct sockiter *it, const struct sockiter_loader *loader,
+		 const struct sockiter_loader *kill_loader)
 {
 	struct sockiter_prog prog;
-	int link = load(it, loader, &prog);
+	int link;
+
+	if (it->kill)
+		return kill_sockets(it, loader, kill_loader);
+	prepare(it);
+	link = load(it, loader, &prog);
 
 	if (it->owners)
 		sockiter_read_owners(it->verbose);
@@ -926,7 +1067,7 @@ int sockiter_run(struct sockiter *it, const struct sockiter_loader *loader)
 	else {
 		if (it->netns)
 			enter_named_netns(it->netns);
-		dump(it, link, &prog, NULL);
+		dump(it, link, &prog, NULL, true);
 	}
 	close(link);
 	return 0;

@@ -40,6 +40,18 @@ PROTO "6 (-6)\n" \
 ".\n" \
 "One table a file: pin twice for both.  Remove it with `rm PATH`.\n"
 
+/* The kill paragraph of PROTO's usage; AFTER says what is left after. */
+#define SOCKITER_USAGE_KILL(AFTER) \
+"\n" \
+"kill: close the sockets the filters select, listing each as -t does (the\n" \
+"socket as it was), then a count.  From Linux 6.5 the program closes full\n" \
+"sockets in the walk (bpf_sock_destroy()); TIME_WAIT and request sockets,\n" \
+"and all on older kernels, are closed through inet_diag as ss -K does\n" \
+"(CONFIG_INET_DIAG_DESTROY, and root or CAP_NET_ADMIN).  " AFTER "\n" \
+"Sockets not closed are reported, one line each, and kill exits 1.\n" \
+"  -n              list what would be closed, close nothing\n" \
+"  --all           close every socket (kill with no filter is refused)\n"
+
 /* What differs between TCP and UDP. */
 struct sockiter_proto {
 	const char *name;		/* "tcp": /proc/net/tcp, "TCP" in errors */
@@ -56,7 +68,9 @@ struct sockiter_proto {
 /* A loaded iterator program, from either skeleton. */
 struct sockiter_prog {
 	int fd;
-	__u64 (*counts)[SOCK_TCP_STATES];	/* the program's .bss, mapped */
+	/* the program's .bss, mapped */
+	__u64 (*counts)[SOCK_TCP_STATES];
+	struct sock_kill_state *kill_state;
 };
 
 /*
@@ -95,6 +109,7 @@ static int NAME##_load_light(const struct sockiter_config *config,	\
 	}								\
 	prog->fd = skel->progs.PROG.prog_fd;				\
 	prog->counts = skel->bss->counts;				\
+	prog->kill_state = &skel->bss->kill_state;			\
 	return 0;							\
 }									\
 									\
@@ -114,6 +129,7 @@ static int NAME##_load_libbpf(const struct sockiter_config *config,	\
 	}								\
 	prog->fd = bpf_program__fd(skel->progs.PROG);			\
 	prog->counts = skel->bss->counts;				\
+	prog->kill_state = &skel->bss->kill_state;			\
 	return 0;							\
 }									\
 									\
@@ -135,6 +151,8 @@ struct sockiter {
 	bool all_netns;
 	bool owners;			/* -p */
 	bool info;			/* -i, TCP: config.want_info */
+	bool kill;			/* kill */
+	bool dry_run;			/* kill -n */
 	const char *netns;		/* -N */
 	const char *pin_path;		/* pin PATH */
 };
@@ -146,6 +164,7 @@ struct sockiter {
 struct sockiter_row {
 	struct sock_rec r;
 	struct sock_info info;		/* -i, full sockets */
+	struct sock_kill kill;		/* kill */
 	__u32 ptr_len;
 	char ptr[SOCK_PTR_MAX];
 };
@@ -158,6 +177,9 @@ void sockiter_table_header(const struct sockiter *it);
 void sockiter_print_row(const struct sockiter *it,
 			const struct sockiter_row *w, const char *netns);
 void sockiter_flush_out(void);
+/* r's -t row, its spaces squeezed, for messages */
+#define SOCK_BRIEF_MAX 160
+void sockiter_row_brief(char *buf, const struct sock_rec *r);
 /* The kernel's HZ, to turn timers' jiffies into /proc's clock ticks;
  * verbose: say when it is a guess */
 __u32 sockiter_kernel_hz(bool verbose);
@@ -174,6 +196,18 @@ size_t sockiter_read(int fd, void *buf, size_t len);
 void sockiter_read_owners(bool verbose);
 const struct sock_owner_rec *sockiter_owners_of(__u64 inode, size_t *n);
 
+/* sockkill.c, kill: dies unless inet_diag can close PROTO's sockets; */
+void sockiter_kill_check(const struct sockiter_proto *proto);
+/* closes w's socket if the program left it to inet_diag, and says
+ * whether it is closed (-n: would be), to be listed; refusals are
+ * reported; */
+bool sockiter_kill_row(const struct sockiter *it, const struct sockiter_row *w);
+/* the sockets closed so far; and the count that ends the output, whose
+ * return is the exit status (1: some not closed, or unlisted, closed by
+ * the program with no row to show). */
+size_t sockiter_kill_closed(void);
+int sockiter_kill_summary(const struct sockiter *it, __u64 unlisted);
+
 /* States by ss's names, and as ss's State column shows them. */
 struct sock_state_names {
 	const char *name, *label;
@@ -184,8 +218,10 @@ extern const struct sock_state_names sock_states[SOCK_TCP_STATES];
 void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		    int argc, char **argv);
 
-/* Loads the program and does what the command line asked; returns the
- * exit status (runtime errors exit 1). */
-int sockiter_run(struct sockiter *it, const struct sockiter_loader *loader);
+/* Loads the program (kill: kill_loader's, if the kernel takes it) and
+ * does what the command line asked; returns the exit status (runtime
+ * errors exit 1). */
+int sockiter_run(struct sockiter *it, const struct sockiter_loader *loader,
+		 const struct sockiter_loader *kill_loader);
 
 #endif

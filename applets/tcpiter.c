@@ -9,10 +9,13 @@
 #include "sockiter.h"
 #include "tcpiter.skel.h"
 #include "tcpiter.lskel.h"
+#include "tcpkill.skel.h"
+#include "tcpkill.lskel.h"
 
 static const char usage[] =
 "Usage: tcpiter [-4|-6] [-t|-j|-c] [-p] [-i] [-H] [-v] [FILTER]... [-N NETNS | --all-netns]\n"
 "       tcpiter pin -4|-6 [FILTER]... PATH\n"
+"       tcpiter kill [-n] [-p] [-i] [-H] [-v] FILTER... | --all [-N NETNS]\n"
 "\n"
 "Every TCP socket (full, TIME_WAIT and SYN_RECV request sockets, IPv4 and\n"
 "IPv6) through the BPF TCP socket iterator.  Needs root (or CAP_BPF and\n"
@@ -39,7 +42,9 @@ static const char usage[] =
 "                  the groups connected (all but listen and close) and all;\n"
 "                  repeat for more than one\n"
 SOCKITER_USAGE_FILTERS
-SOCKITER_USAGE_PIN("tcp", "");
+SOCKITER_USAGE_PIN("tcp", "")
+SOCKITER_USAGE_KILL("The peer\n"
+		    "sees a reset, the owner's next call fails with ECONNABORTED.");
 
 KIT_APPLET(tcpiter, "every TCP socket, as /proc/net/tcp, via a BPF iterator",
 	   usage);
@@ -56,11 +61,12 @@ static const struct sockiter_proto tcp = {
 };
 
 SOCKITER_LOADER(tcpiter, tcp_iter);
+SOCKITER_LOADER(tcpkill, tcp_iter);
 
 int tcpiter_main(int argc, char **argv)
 {
 	struct sockiter it;
 
 	sockiter_parse(&it, &tcp, argc, argv);
-	return sockiter_run(&it, &tcpiter_loader);
+	return sockiter_run(&it, &tcpiter_loader, &tcpkill_loader);
 }

@@ -9,10 +9,13 @@
 #include "sockiter.h"
 #include "udpiter.skel.h"
 #include "udpiter.lskel.h"
+#include "udpkill.skel.h"
+#include "udpkill.lskel.h"
 
 static const char usage[] =
 "Usage: udpiter [-4|-6] [-t|-j|-c] [-p] [-H] [-v] [FILTER]... [-N NETNS | --all-netns]\n"
 "       udpiter pin -4|-6 [FILTER]... PATH\n"
+"       udpiter kill [-n] [-p] [-H] [-v] FILTER... | --all [-N NETNS]\n"
 "\n"
 "Every UDP socket (IPv4 and IPv6, IPv4-mapped ones in the IPv6 table as\n"
 "/proc has them) through the BPF UDP socket iterator.  Needs root (or\n"
@@ -36,7 +39,10 @@ static const char usage[] =
 "                  too; repeat for more than one\n"
 SOCKITER_USAGE_FILTERS
 SOCKITER_USAGE_PIN("udp", " (from\n"
-		   "Linux 6.5 in the kernel's walk order, not sorted by sl)");
+		   "Linux 6.5 in the kernel's walk order, not sorted by sl)")
+SOCKITER_USAGE_KILL("The owner's next\n"
+		    "call fails with ECONNABORTED; a socket bound to a port stays,\n"
+		    "unconnected.");
 
 KIT_APPLET(udpiter, "every UDP socket, as /proc/net/udp, via a BPF iterator",
 	   usage);
@@ -53,11 +59,12 @@ static const struct sockiter_proto udp = {
 };
 
 SOCKITER_LOADER(udpiter, udp_iter);
+SOCKITER_LOADER(udpkill, udp_iter);
 
 int udpiter_main(int argc, char **argv)
 {
 	struct sockiter it;
 
 	sockiter_parse(&it, &udp, argc, argv);
-	return sockiter_run(&it, &udpiter_loader);
+	return sockiter_run(&it, &udpiter_loader, &udpkill_loader);
 }

@@ -33,7 +33,10 @@ enum { false = 0, true = 1 };
 
 /* UAPI constants (stable numbers) */
 #define BPF_MAP_TYPE_LRU_HASH	9
+#define BPF_MAP_TYPE_SK_STORAGE	24
 #define BPF_NOEXIST		1
+#define BPF_F_NO_PREALLOC	1
+#define BPF_SK_STORAGE_GET_F_CREATE	1
 #define AF_INET		2
 #define AF_INET6	10
 
@@ -46,6 +49,10 @@ typedef struct {
 typedef struct {
 	atomic_t refs;
 } refcount_t;
+
+typedef struct {
+	__s64 counter;
+} atomic64_t;
 
 struct hlist_node {
 	struct hlist_node *next, **pprev;
@@ -94,6 +101,9 @@ struct sock_common {
 	struct in6_addr skc_v6_daddr;
 	struct in6_addr skc_v6_rcv_saddr;
 	refcount_t skc_refcnt;
+	/* kill: what inet_diag's lookup of a socket takes */
+	int skc_bound_dev_if;
+	atomic64_t skc_cookie;
 };
 
 struct inode {

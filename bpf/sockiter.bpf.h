@@ -242,29 +242,101 @@ static __u32 text_head(struct seq_file *seq, const struct sock_rec *r,
 /* ---- records ---- */
 
 /* A record in its written form (sockrec.h), then info (-i, full TCP
- * sockets), then the pointer as /proc hashes it (%pK: userspace cannot). */
-static __always_inline void emit_record(struct seq_file *seq,
+ * sockets), then kill (kill), then the pointer as /proc hashes it (%pK:
+ * userspace cannot).  Returns nonzero when the read's buffer was full:
+ * the kernel shows the socket again in the next read(). */
+static __always_inline long emit_record(struct seq_file *seq,
 					struct sock_rec *r, const void *ptr,
-					bool tcp, const struct sock_info *info)
+					bool tcp, const struct sock_info *info,
+					const struct sock_kill *kill)
 {
 	bool v4 = r->family == SOCK_FAMILY_V4;
+	long err;
 
 	if (v4)
 		r->src[1] = r->dst[0];
 	if (tcp) {	/* TCP's fields run into the addresses: one write */
-		bpf_seq_write(seq, r, SOCK_REC_ADDRS +
-			      (v4 ? SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V4) :
-				    SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V6)));
+		err = bpf_seq_write(seq, r, SOCK_REC_ADDRS +
+				    (v4 ? SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V4) :
+					  SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V6)));
 	} else {
-		bpf_seq_write(seq, r, SOCK_REC_TCP_OWN);
-		bpf_seq_write(seq, r->src,
-			      v4 ? SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V4) :
-				   SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V6));
+		err = bpf_seq_write(seq, r, SOCK_REC_TCP_OWN);
+		err |= bpf_seq_write(seq, r->src,
+				     v4 ? SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V4) :
+					  SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V6));
 	}
 	if (info)
-		bpf_seq_write(seq, (void *)info, sizeof(*info));
+		err |= bpf_seq_write(seq, (void *)info, sizeof(*info));
+	if (kill)
+		err |= bpf_seq_write(seq, (void *)kill, sizeof(*kill));
 	if (config.want_pointer)
-		BPF_SEQ_PRINTF(seq, "%pK\n", ptr);
+		err |= BPF_SEQ_PRINTF(seq, "%pK\n", ptr);
+	return err;
+}
+
+/* ---- kill ---- */
+
+struct sock_kill_state kill_state;
+
+#ifdef SOCK_KILL_KFUNC
+/* Linux 6.5.  Only in the kill objects (tcpkill, udpkill): a program
+ * that names a kfunc does not load on the kernels before. */
+extern int bpf_sock_destroy(struct sock_common *sk) __ksym;
+
+/* Marks the sockets this run closed, so that a later pass, for sockets
+ * an earlier one skipped (applets/sockkill.c), does not close one twice:
+ * UDP sockets stay in the table after. */
+struct {
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} killed SEC(".maps");
+
+/* sk, full, closed with the kfunc: the iterator holds its lock here.
+ * Request and TIME_WAIT sockets are not full sockets, whose fields the
+ * kfunc reads: inet_diag closes them.  False: an earlier pass did. */
+static bool kill_sock(struct sock_kill *k, struct sock_common *skc,
+		      struct sock *sk)
+{
+	__u64 *mark;
+
+	k->ifindex = skc->skc_bound_dev_if;
+	k->cookie = bpf_get_socket_cookie(skc);
+	k->err = SOCK_KILL_NETLINK;
+	if (!sk)
+		return true;
+	mark = bpf_sk_storage_get(&killed, sk, 0, BPF_SK_STORAGE_GET_F_CREATE);
+	if (!mark) {
+		k->err = -12;	/* ENOMEM */
+		return true;
+	}
+	if (*mark == kill_state.run)
+		return false;
+	*mark = kill_state.run;
+	k->err = bpf_sock_destroy(skc);
+	return true;
+}
+#else
+/* Kernels before 6.5: userspace closes every socket through inet_diag,
+ * after the walk.  A cookie still 0 has never been asked for. */
+static bool kill_sock(struct sock_kill *k, struct sock_common *skc,
+		      struct sock *sk)
+{
+	(void)sk;
+	k->ifindex = skc->skc_bound_dev_if;
+	k->cookie = skc->skc_cookie.counter;
+	k->err = SOCK_KILL_NETLINK;
+	return true;
+}
+#endif
+
+/* The record of a socket kill_sock() saw, written.  A closed socket is
+ * not shown again: one whose record did not fit is counted. */
+static void emit_killed(long write_err, const struct sock_kill *k)
+{
+	if (write_err && !k->err)
+		kill_state.unlisted++;
 }
 
 static void count(const struct sock_rec *r)

@@ -218,7 +218,29 @@ struct sockiter_config {
 				 * of kind SOCK_KIND_END */
 	bool want_info;		/* TCP, -i: a struct sock_info after the
 				 * addresses of full sockets */
+	bool want_kill;		/* kill: a struct sock_kill after every
+				 * record (and after its sock_info) */
 	struct sockiter_filter filter;
+};
+
+/* kill: what was done to a record's socket, or is left to do. */
+#define SOCK_KILL_NETLINK	1	/* err: not closed by the program;
+					 * userspace's, through inet_diag */
+struct sock_kill {
+	__u64 cookie;		/* the socket's cookie; 0: none made yet */
+	__s32 ifindex;		/* the device it is bound to (the lookup
+				 * of inet_diag's SOCK_DESTROY needs it) */
+	__s32 err;		/* 0: closed by bpf_sock_destroy(); -errno:
+				 * its refusal; or SOCK_KILL_NETLINK */
+};
+
+/* kill, in the program's .bss: each pass's mark, and what could not be
+ * written out. */
+struct sock_kill_state {
+	__u64 run;		/* this run's mark: sockets that carry it
+				 * were closed by an earlier pass */
+	__u64 unlisted;		/* closed but their record did not fit
+				 * the read (never, with KILL_READ reads) */
 };
 
 /* -p: one open file of a task that is a socket (iter/task_file); pid is

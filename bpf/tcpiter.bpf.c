@@ -310,13 +310,14 @@ static void read_info(struct sock_info *in, struct tcp_sock *tp, __u8 state)
 }
 
 /* A full socket's record with its struct sock_info (-i). */
-static void emit_with_info(struct seq_file *seq, struct sock_rec *r,
-			   const void *ptr, struct tcp_sock *tp)
+static long emit_with_info(struct seq_file *seq, struct sock_rec *r,
+			   const void *ptr, struct tcp_sock *tp,
+			   const struct sock_kill *kill)
 {
 	struct sock_info in = {};
 
 	read_info(&in, tp, r->state);
-	emit_record(seq, r, ptr, true, &in);
+	return emit_record(seq, r, ptr, true, &in, kill);
 }
 
 static void read_timewait(struct sock_rec *r, struct inet_timewait_sock *tw)
@@ -363,8 +364,10 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 	struct tcp_timewait_sock *tw;
 	struct tcp_request_sock *req;
 	struct tcp_sock *tp = NULL;
+	struct sock_kill k, *kill = NULL;
 	struct sock_rec r = {};
 	struct session *s = NULL;
+	long err;
 
 	if (config.mode != SOCK_MODE_COUNT) {
 		s = get_session(ctx->meta);
@@ -381,7 +384,7 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 	 * established hash marks its end, and the reader stops there. */
 	if (config.listeners_only && skc->skc_state != SOCK_ST_LISTEN) {
 		r.kind = SOCK_KIND_END;
-		emit_record(seq, &r, skc, true, NULL);
+		emit_record(seq, &r, skc, true, NULL, NULL);
 		return 0;
 	}
 	r.family = skc->skc_family == AF_INET6 ? SOCK_FAMILY_V6 :
@@ -424,11 +427,21 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 	/* after the filter: these reads miss the cache */
 	if (tp)
 		read_full(&r, tp);
-	if (config.mode == SOCK_MODE_TEXT)
+	/* the socket as it was, then closed */
+	if (config.want_kill) {
+		if (!kill_sock(&k, skc, (struct sock *)tp))
+			return 0;
+		kill = &k;
+	}
+	if (config.mode == SOCK_MODE_TEXT) {
 		print_text(seq, s, &r, skc);
-	else if (config.want_info && tp)
-		emit_with_info(seq, &r, skc, tp);
+		return 0;
+	}
+	if (config.want_info && tp)
+		err = emit_with_info(seq, &r, skc, tp, kill);
 	else
-		emit_record(seq, &r, skc, true, NULL);
+		err = emit_record(seq, &r, skc, true, NULL, kill);
+	if (kill)
+		emit_killed(err, kill);
 	return 0;
 }

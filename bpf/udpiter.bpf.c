@@ -73,9 +73,11 @@ int udp_iter(struct bpf_iter__udp *ctx)
 {
 	struct seq_file *seq = ctx->meta->seq;
 	struct udp_sock *up = ctx->udp_sk;
+	struct sock_kill k, *kill = NULL;
 	struct sock_rec r = {};
 	struct session *s = NULL;
 	__u32 len;
+	long err;
 
 	if (config.mode == SOCK_MODE_TEXT) {
 		s = get_session(ctx->meta);
@@ -98,13 +100,22 @@ int udp_iter(struct bpf_iter__udp *ctx)
 
 	if (config.mode == SOCK_MODE_COUNT) {
 		count(&r);
-	} else if (config.mode == SOCK_MODE_TEXT) {
+		return 0;
+	}
+	if (config.mode == SOCK_MODE_TEXT) {
 		len = text_head(seq, &r, up, PROC_UDP_SL_WIDTH);
 		BPF_SEQ_PRINTF(seq, " %u", r.drops);
 		end_line(seq, s, len + 1 + dec_len(r.drops),
 			 r.family == SOCK_FAMILY_V4 ? PROC_UDP_WIDTH4 : 0);
-	} else {
-		emit_record(seq, &r, up, false, NULL);
+		return 0;
 	}
+	if (config.want_kill) {
+		if (!kill_sock(&k, (struct sock_common *)up, &up->inet.sk))
+			return 0;
+		kill = &k;
+	}
+	err = emit_record(seq, &r, up, false, NULL, kill);
+	if (kill)
+		emit_killed(err, kill);
 	return 0;
 }

@@ -440,6 +440,111 @@ check_no_iterator() {
 	fi
 }
 
+# ---- kill, on sockzoo's victims (tests/sockzoo.c) in a netns of their
+# own, VICTIMS the holder's pid, reached with -N.
+
+# The victims' table: state, addresses and inode of each socket.
+victims_table() {
+	"$KIT" $APPLET -N "$VICTIMS" -t -H | awk '{ print $1, $4, $5, $7 }' |
+		sort
+}
+
+# victims_see NAME "WANT"...: what the owner of each victim sees, from
+# the holder's report, has every line WANT.
+victims_see() {
+	local name=$1 i=0 want missing=
+
+	shift
+	rm -f "$W/report"
+	kill -USR1 "$VICTIMS"
+	while [ ! -s "$W/report" ] && [ $i -lt 50 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	for want in "$@"; do
+		grep -qx "$want" "$W/report" || missing="$missing, $want"
+	done
+	if [ -n "$missing" ]; then
+		fail "$name" "missing:${missing#,}" "report:" \
+			"$(cat "$W/report" 2>/dev/null)"
+	else
+		pass "$name"
+	fi
+}
+
+# kill_case "ARGS" N AFTER: kill ARGS closes N sockets, lists them
+# (header, N rows) and counts them, exit 0, stderr empty; the table after
+# is the table before edited by AFTER (sed -E: what was closed deleted or
+# changed), so every other socket stayed.
+kill_case() {
+	local name="$APPLET kill $1" n=$2 after=$3 before
+
+	before=$(victims_table)
+	"$KIT" $APPLET kill -N "$VICTIMS" $1 >"$W/out" 2>"$W/err"
+	local status=$?
+	if [ $status -ne 0 ] || [ -s "$W/err" ] ||
+	   [ "$(tail -1 "$W/out")" != "closed $n socket$([ $n = 1 ] || echo s)" ] ||
+	   [ "$(sed -n '1{/^State /p}' "$W/out")" = "" ] ||
+	   [ "$(sed '1d;$d' "$W/out" | wc -l)" != $n ]; then
+		fail "$name" "exit status $status, stderr: $(cat "$W/err")" \
+			"stdout:" "$(cat "$W/out")"
+		return
+	fi
+	pass "$name: lists the $n sockets closed, then the count"
+	if [ "$(victims_table)" = "$(echo "$before" | sed -E "$after" |
+	     sort)" ]; then
+		pass "$name: every other socket stays"
+	else
+		fail "$name: every other socket stays" "before:" "$before" \
+			"after:" "$(victims_table)"
+	fi
+}
+
+check_kill() {
+	local a=$APPLET
+
+	if ! hold unshare -n "$SOCKZOO" victims "$W/report"; then
+		fail "$a kill: sockzoo victims start"
+		return
+	fi
+	VICTIMS=$HELD
+	expect_err "$a kill with no filter" 2 \
+		"^$a: kill with no filter closes every $P socket: add filters, or --all if that is what you mean$" \
+		"$KIT" $a kill -N "$VICTIMS"
+	expect_err "$a kill -j" 2 "^$a: kill lists the sockets it closes as -t does" \
+		"$KIT" $a kill -j --all -N "$VICTIMS"
+	expect_err "$a -n without kill" 2 "^$a: -n goes with kill$" "$KIT" $a -n
+	if [ $P = tcp ]; then
+		expect "$a kill -n: what would be closed, nothing closed" 0 \
+"$("$KIT" $a -N "$VICTIMS" -t -s established --dport 5030)
+would close 2 sockets" \
+			"$KIT" $a kill -n -N "$VICTIMS" -s established --dport 5030
+		victims_see "$a kill -n: the owners see nothing" \
+			"client4a open" "server4a open" "listener4 open"
+		kill_case "-s established --dport 5030" 2 \
+			"/^ESTAB 127.0.0.1:(5030 127.0.0.1:[0-9]+|[0-9]+ 127.0.0.1:5030) /d"
+		victims_see "$a kill: owners see ECONNABORTED, TCP peers a reset" \
+			"client4a ECONNABORTED" "client4b ECONNABORTED" \
+			"server4a ECONNRESET" "server4b ECONNRESET" \
+			"client6 open" "server6 open" "listener4 open" \
+			"listener6 open"
+		kill_case "-6 -s listen" 1 "/^LISTEN \\[::1\\]/d"
+		victims_see "$a kill: a listener closed, its connection kept" \
+			"listener6 EINVAL" "client6 open" "server6 open" \
+			"listener4 open"
+		kill_case "-s time-wait" 1 "/^TIME-WAIT /d"
+	else
+		# bound sockets stay, unconnected
+		kill_case "--sport 5032" 1 ""
+		victims_see "$a kill: the owner sees ECONNABORTED" \
+			"udp_bound ECONNABORTED" "udp_connected open"
+		kill_case "-s established" 1 \
+			"s/^ESTAB (127.0.0.1:5033) 127.0.0.1:5032 /UNCONN \\1 0.0.0.0:* /"
+		victims_see "$a kill: a connected socket closed" \
+			"udp_connected ECONNABORTED"
+	fi
+}
+
 # Copies stdin, a suite's output, where only PASS:, FAIL:, SKIP: and note:
 # lines and a FAIL's indented details belong: any other line (a shell's
 # "Terminated", a tool's chatter) becomes a FAIL, so none creeps in.
@@ -474,6 +579,7 @@ guest_main() {
 		[ $P = udp ] || check -6 -s listening -j
 		compare "$APPLET -N PID" "" "$KIT" "$APPLET" -N "$ZOO"
 		check_pin
+		check_kill
 		check_churn
 		check_no_iterator
 	else

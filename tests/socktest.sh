@@ -357,6 +357,8 @@ check_privileges() {
 		setpriv --inh-caps=-all --bounding-set=-all "$KIT" $a
 	expect_err "$a: CAP_BPF alone" 1 "$want" \
 		setpriv $(nobody_with +bpf) "$KIT" $a
+	expect_err "$a kill: not root" 1 "$want" \
+		setpriv $(nobody_with) "$KIT" $a kill --all
 	compare "$a -t as nobody with CAP_BPF and CAP_PERFMON" "-t" \
 		in_zoo setpriv $(nobody_with +bpf,+perfmon) "$KIT" $a -t
 }

@@ -9,6 +9,10 @@
  *   sockzoo udp COUNT PORT    COUNT UDP sockets bound to 127.0.0.1:PORT..
  *   sockzoo churn SECONDS     open and close sockets for SECONDS, or until
  *                             SIGTERM, then exit 0
+ *   sockzoo victims REPORT    sockets for kill to close (ports 5030-5033);
+ *                             on SIGUSR1 the holder writes to REPORT what
+ *                             their owner sees of each ("NAME open",
+ *                             "NAME ECONNABORTED", ...)
  *
  * zoo, tcp and udp fork a holder, wait until every socket is in place,
  * print the holder's pid and return; the holder keeps the sockets until it
@@ -57,7 +61,7 @@ static void __attribute__((noreturn)) die(const char *fmt, ...)
 static void __attribute__((noreturn)) usage(void)
 {
 	fprintf(stderr, "usage: sockzoo zoo | tcp PAIRS PORT | "
-		"udp COUNT PORT | churn SECONDS\n");
+		"udp COUNT PORT | churn SECONDS | victims REPORT\n");
 	exit(2);
 }
 
@@ -563,6 +567,123 @@ static void spread(void (*build)(long, long, long, long), long total,
 	close(pipefd[0]);
 }
 
+/* ---- victims ---- */
+
+#define VICTIMS_PORT	(ZOO_PORT + 30)
+
+static struct victim {
+	const char *name;
+	int fd;
+	bool listener;
+} victims[16];
+static int n_victims;
+static const char *victims_report;
+static volatile sig_atomic_t report_wanted;
+
+static void victim(const char *name, int fd, bool listener)
+{
+	set_nonblock(fd);
+	victims[n_victims++] = (struct victim){ name, fd, listener };
+}
+
+static void victim_pair(int lfd, const char *ip, int port, const char *client,
+			const char *server)
+{
+	int fds[2];
+
+	tcp_pair(lfd, ip, port, fds);
+	victim(client, fds[0], false);
+	victim(server, fds[1], false);
+}
+
+/* A TIME_WAIT socket on the listener's port: its accepted end closes
+ * first. */
+static void time_wait(int lfd, const char *ip, int port)
+{
+	char c;
+	int fds[2];
+
+	tcp_pair(lfd, ip, port, fds);
+	close(fds[1]);
+	if (read(fds[0], &c, 1) != 0)
+		die("no FIN for the TIME_WAIT pair");
+	close(fds[0]);
+}
+
+/*
+ * TCP: two IPv4 pairs on listener4 (5030) and a TIME_WAIT socket there,
+ * an IPv6 pair on listener6 (5031); UDP: udp_bound on 5032, udp_connected
+ * on 5033 connected to it.
+ */
+static void build_victims(void)
+{
+	int l4 = tcp_listener("127.0.0.1", VICTIMS_PORT, -1, 16);
+	int l6 = tcp_listener("::1", VICTIMS_PORT + 1, 1, 16);
+	int u = udp_bound("127.0.0.1", VICTIMS_PORT + 2, -1);
+	int uc = udp_bound("127.0.0.1", VICTIMS_PORT + 3, -1);
+
+	victim("listener4", l4, true);
+	victim("listener6", l6, true);
+	victim_pair(l4, "127.0.0.1", VICTIMS_PORT, "client4a", "server4a");
+	victim_pair(l4, "127.0.0.1", VICTIMS_PORT, "client4b", "server4b");
+	victim_pair(l6, "::1", VICTIMS_PORT + 1, "client6", "server6");
+	time_wait(l4, "127.0.0.1", VICTIMS_PORT);
+	if (connect_to(uc, "127.0.0.1", VICTIMS_PORT + 2))
+		die("connect UDP");
+	victim("udp_bound", u, false);
+	victim("udp_connected", uc, false);
+}
+
+/* What the owner's next call on v says: open, eof, or the error. */
+static const char *victim_state(const struct victim *v)
+{
+	static char other[32];
+	char c;
+	int fd;
+
+	errno = 0;
+	if (v->listener) {
+		fd = accept(v->fd, NULL, NULL);
+		if (fd >= 0)
+			return "accepted";
+	} else if (recv(v->fd, &c, 1, MSG_PEEK) == 0) {
+		return "eof";
+	}
+	switch (errno) {
+	case EAGAIN: return "open";
+	case ECONNABORTED: return "ECONNABORTED";
+	case ECONNRESET: return "ECONNRESET";
+	case EINVAL: return "EINVAL";
+	case 0: return "data";
+	}
+	snprintf(other, sizeof(other), "errno %d", errno);
+	return other;
+}
+
+/* REPORT, whole at once: the test waits for it to appear. */
+static void write_report(void)
+{
+	char tmp[4096];
+	FILE *f;
+	int i;
+
+	snprintf(tmp, sizeof(tmp), "%s.tmp", victims_report);
+	f = fopen(tmp, "w");
+	if (!f)
+		die("%s", tmp);
+	for (i = 0; i < n_victims; i++)
+		fprintf(f, "%s %s\n", victims[i].name,
+			victim_state(&victims[i]));
+	if (fclose(f) || rename(tmp, victims_report))
+		die("%s", victims_report);
+}
+
+static void on_usr1(int sig)
+{
+	(void)sig;
+	report_wanted = 1;
+}
+
 static void on_term(int sig)
 {
 	(void)sig;
@@ -600,6 +721,8 @@ static int hold(const char *what, long count, long port)
 	loopback_up();
 	if (!strcmp(what, "zoo"))
 		build_zoo();
+	else if (!strcmp(what, "victims"))
+		build_victims();
 	else if (!strcmp(what, "tcp"))
 		spread(tcp_worker, count, 2, port, pipefd[1]);
 	else
@@ -609,8 +732,13 @@ static int hold(const char *what, long count, long port)
 	close(pipefd[1]);
 	hush();
 	alarm(HOLD_SECONDS);
-	for (;;)
+	signal(SIGUSR1, on_usr1);
+	for (;;) {
 		pause();
+		if (report_wanted)
+			write_report();
+		report_wanted = 0;
+	}
 }
 
 /* One round of churn: a pair on a listener, a UDP socket, all closed. */
@@ -659,5 +787,9 @@ int main(int argc, char **argv)
 		return hold(argv[1], number(argv[2]), number(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "churn"))
 		return churn(number(argv[2]));
+	if (argc == 3 && !strcmp(argv[1], "victims")) {
+		victims_report = argv[2];
+		return hold("victims", 0, 0);
+	}
 	usage();
 }

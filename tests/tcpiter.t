@@ -50,5 +50,6 @@ check_listen_queues
 EMPTY=1 check --sport 1
 check_netns
 check_pin
+check_kill
 check_errors
 check_churn

@@ -34,5 +34,6 @@ check -4 -c
 EMPTY=1 check --sport 1
 check_netns
 check_pin
+check_kill
 check_errors
 check_churn

@@ -1,4 +1,5 @@
 # tcpiter on this kernel: the socket zoo against /proc/net/tcp and tcp6
+# modules: inet_diag tcp_diag
 # (tests/sockcheck.sh; tcpiter.host put its tools in /data/sock).
 . /tests/lib.sh
 P=tcp

@@ -1,4 +1,5 @@
 # udpiter on this kernel: the socket zoo against /proc/net/udp and udp6
+# modules: inet_diag udp_diag
 # (tests/sockcheck.sh; udpiter.host put its tools in /data/sock).
 . /tests/lib.sh
 P=udp

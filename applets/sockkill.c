@@ -1,0 +1,249 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tcpiter kill, udpiter kill: what becomes of each socket the walk chose.
+ * On 6.5 and later the program closed the full sockets itself, with the
+ * bpf_sock_destroy() kfunc, and left the rest (request and TIME_WAIT
+ * sockets) here; before, every socket is closed here, through inet_diag's
+ * SOCK_DESTROY (CONFIG_INET_DIAG_DESTROY), as ss -K does.  Either way the
+ * kernel's tcp_abort() or udp_abort() does it: the peer of a TCP socket
+ * sees a reset, and the owner's next call fails with ECONNABORTED.
+ */
+#include <errno.h>
+#include <netinet/in.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <linux/inet_diag.h>
+#include <linux/netlink.h>
+#include <linux/sock_diag.h>
+
+#include "kit.h"
+#include "sockiter.h"
+
+/* Not errnos the kernel returns here: kill's own refusals. */
+#define KILL_NOT_ONE	(-ENOTUNIQ)	/* the lookup finds another socket */
+#define KILL_NO_DIAG	(-ENOPKG)	/* no inet_diag for the protocol */
+
+static struct {
+	size_t closed, refused, gone;
+} stats;
+
+static int diag_fd = -1;
+static __u32 diag_seq;
+
+/*
+ * One request about a socket, and the kernel's answer: 0, -errno, or
+ * (SOCK_DIAG_BY_FAMILY) the socket's message in *reply.
+ */
+static int diag_ask(__u16 type, __u16 flags,
+		    const struct inet_diag_req_v2 *req,
+		    struct inet_diag_msg *reply)
+{
+	struct {
+		struct nlmsghdr nlh;
+		struct inet_diag_req_v2 req;
+	} rq = {
+		.nlh = {
+			.nlmsg_len = sizeof(rq),
+			.nlmsg_type = type,
+			.nlmsg_flags = NLM_F_REQUEST | flags,
+			.nlmsg_seq = ++diag_seq,
+		},
+		.req = *req,
+	};
+	static char buf[16384];
+	struct nlmsghdr *nlh;
+	ssize_t n;
+
+	if (diag_fd < 0)
+		diag_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
+				 NETLINK_SOCK_DIAG);
+	if (diag_fd < 0)
+		die_errno("cannot open a sock_diag netlink socket");
+	if (send(diag_fd, &rq, sizeof(rq), 0) < 0)
+		die_errno("cannot ask sock_diag");
+	for (;;) {
+		n = recv(diag_fd, buf, sizeof(buf), 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			die_errno("cannot read sock_diag's answer");
+		for (nlh = (void *)buf; NLMSG_OK(nlh, n);
+		     nlh = NLMSG_NEXT(nlh, n)) {
+			if (nlh->nlmsg_seq != diag_seq)
+				continue;
+			if (nlh->nlmsg_type == NLMSG_ERROR)
+				return ((struct nlmsgerr *)NLMSG_DATA(nlh))->error;
+			if (nlh->nlmsg_type == NLMSG_DONE)
+				return 0;
+			if (reply && !(flags & NLM_F_DUMP)) {
+				memcpy(reply, NLMSG_DATA(nlh), sizeof(*reply));
+				return 0;
+			}
+		}
+	}
+}
+
+/* inet_diag's name of the socket in w; cookie 0: any (INET_DIAG_NOCOOKIE) */
+static void diag_id(struct inet_diag_req_v2 *req,
+		    const struct sockiter_proto *proto,
+		    const struct sockiter_row *w, __u64 cookie)
+{
+	memset(req, 0, sizeof(*req));
+	req->sdiag_family = w->r.family == SOCK_FAMILY_V4 ? AF_INET : AF_INET6;
+	req->sdiag_protocol = proto->tcp_tail ? IPPROTO_TCP : IPPROTO_UDP;
+	req->idiag_states = ~0U;
+	req->id.idiag_sport = htons(w->r.sport);
+	req->id.idiag_dport = htons(w->r.dport);
+	memcpy(req->id.idiag_src, w->r.src, sizeof(req->id.idiag_src));
+	memcpy(req->id.idiag_dst, w->r.dst, sizeof(req->id.idiag_dst));
+	req->id.idiag_if = w->kill.ifindex;
+	req->id.idiag_cookie[0] = cookie ? (__u32)cookie : INET_DIAG_NOCOOKIE;
+	req->id.idiag_cookie[1] = cookie ? cookie >> 32 : INET_DIAG_NOCOOKIE;
+}
+
+/*
+ * Can inet_diag close PROTO's sockets?  Asked once, of a socket that
+ * cannot exist (port 0, a cookie): a kernel that can answers ENOENT, one
+ * without CONFIG_INET_DIAG_DESTROY EOPNOTSUPP.  A dump that asks for no
+ * state first tells whether inet_diag is there for the protocol at all.
+ */
+static int diag_support(const struct sockiter_proto *proto)
+{
+	static int support = 1;
+	struct sockiter_row none = { .r.family = SOCK_FAMILY_V4 };
+	struct inet_diag_req_v2 req;
+
+	if (support <= 0)
+		return support;
+	diag_id(&req, proto, &none, 1);
+	req.idiag_states = 0;
+	support = diag_ask(SOCK_DIAG_BY_FAMILY, NLM_F_DUMP, &req, NULL);
+	if (support == -ENOENT) {
+		support = KILL_NO_DIAG;
+		return support;
+	}
+	support = diag_ask(SOCK_DESTROY, NLM_F_ACK, &req, NULL);
+	if (support == -ENOENT)
+		support = 0;
+	return support;
+}
+
+/* Closes w's socket through inet_diag: 0 or -errno. */
+static int diag_destroy(const struct sockiter_proto *proto,
+			const struct sockiter_row *w)
+{
+	struct inet_diag_req_v2 req;
+	struct inet_diag_msg msg;
+	__u64 cookie = w->kill.cookie;
+	int err = diag_support(proto);
+
+	if (err)
+		return err;
+	/* No cookie yet (before 6.5): the one the lookup finds gets one,
+	 * and must be the one walked (a SO_REUSEPORT group shares its
+	 * address). */
+	if (!cookie) {
+		diag_id(&req, proto, w, 0);
+		err = diag_ask(SOCK_DIAG_BY_FAMILY, 0, &req, &msg);
+		if (err)
+			return err;
+		if (msg.idiag_inode != (__u32)w->r.inode)
+			return KILL_NOT_ONE;
+		cookie = msg.id.idiag_cookie[0] |
+			 (__u64)msg.id.idiag_cookie[1] << 32;
+	}
+	diag_id(&req, proto, w, cookie);
+	return diag_ask(SOCK_DESTROY, NLM_F_ACK, &req, NULL);
+}
+
+static const char *kill_reason(const struct sockiter_proto *proto,
+			       const struct sockiter_row *w, int err)
+{
+	static char reason[160];
+
+	switch (err) {
+	case KILL_NOT_ONE:
+		return "another socket answers to its address and this kernel "
+		       "cannot tell them apart (Linux 6.5 can)";
+	case KILL_NO_DIAG:
+		snprintf(reason, sizeof(reason), "the kernel has no inet_diag "
+			 "for %s (modprobe %s_diag)", proto->name, proto->name);
+		return reason;
+	case -EOPNOTSUPP:
+		if (w->kill.err == SOCK_KILL_NETLINK &&
+		    w->r.kind != SOCK_KIND_FULL)
+			return "TIME_WAIT and request sockets need a kernel "
+			       "with CONFIG_INET_DIAG_DESTROY";
+		break;
+	case -EPERM:
+		return "need root or CAP_NET_ADMIN";
+	}
+	return strerror(-err);
+}
+
+void sockiter_kill_check(const struct sockiter_proto *proto)
+{
+	int err = diag_support(proto);
+
+	if (err == -EOPNOTSUPP)
+		die("kill needs Linux 6.5 (the bpf_sock_destroy kfunc) or a "
+		    "kernel built with CONFIG_INET_DIAG_DESTROY: this one has "
+		    "neither");
+	if (err == KILL_NO_DIAG)
+		die("kill: the kernel has no inet_diag for %s (modprobe "
+		    "%s_diag)", proto->name, proto->name);
+	if (err)
+		die("kill: cannot close sockets through inet_diag: %s",
+		    strerror(-err));
+}
+
+bool sockiter_kill_row(const struct sockiter *it, const struct sockiter_row *w)
+{
+	char row[SOCK_BRIEF_MAX];
+	int err = 0;
+
+	if (!it->dry_run)
+		err = w->kill.err == SOCK_KILL_NETLINK ?
+		      diag_destroy(it->proto, w) : w->kill.err;
+	if (!err) {
+		stats.closed++;
+		return true;
+	}
+	sockiter_row_brief(row, &w->r);
+	if (err == -ENOENT) {	/* closed by its owner meanwhile */
+		stats.gone++;
+		if (it->verbose)
+			warn_msg("gone before kill came to it: %s", row);
+		return false;
+	}
+	stats.refused++;
+	warn_msg("not closed: %s: %s", row, kill_reason(it->proto, w, err));
+	return false;
+}
+
+size_t sockiter_kill_closed(void)
+{
+	return stats.closed;
+}
+
+int sockiter_kill_summary(const struct sockiter *it, __u64 unlisted)
+{
+	size_t closed = stats.closed + unlisted;
+	const char *s = closed == 1 ? "" : "s";
+
+	if (it->dry_run) {
+		printf("would close %zu socket%s\n", closed, s);
+		return 0;
+	}
+	printf("closed %zu socket%s", closed, s);
+	if (stats.refused)
+		printf(", %zu not closed", stats.refused);
+	if (stats.gone)
+		printf(", %zu gone before kill came to them", stats.gone);
+	printf("\n");
+	if (unlisted)
+		warn_msg("%llu of the sockets closed are not listed: their "
+			 "rows did not fit the reads", (unsigned long long)unlisted);
+	return stats.refused || unlisted ? 1 : 0;
+}
