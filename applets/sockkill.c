@@ -102,6 +102,18 @@ static void diag_id(struct inet_diag_req_v2 *req,
 	req->id.idiag_cookie[1] = cookie ? cookie >> 32 : INET_DIAG_NOCOOKIE;
 }
 
+/* udp_dump_one() looks a socket up by its ends the other way round
+ * ("src and dst are swapped for historical reasons"), its destroy not. */
+static void swap_ends(struct inet_diag_sockid *id)
+{
+	struct inet_diag_sockid was = *id;
+
+	memcpy(id->idiag_src, was.idiag_dst, sizeof(id->idiag_src));
+	memcpy(id->idiag_dst, was.idiag_src, sizeof(id->idiag_dst));
+	id->idiag_sport = was.idiag_dport;
+	id->idiag_dport = was.idiag_sport;
+}
+
 /*
  * Can inet_diag close PROTO's sockets?  Asked once, of a socket that
  * cannot exist (port 0, a cookie): a kernel that can answers ENOENT, one
@@ -145,6 +157,8 @@ static int diag_destroy(const struct sockiter_proto *proto,
 	 * address). */
 	if (!cookie) {
 		diag_id(&req, proto, w, 0);
+		if (!proto->tcp_tail)
+			swap_ends(&req.id);
 		err = diag_ask(SOCK_DIAG_BY_FAMILY, 0, &req, &msg);
 		if (err)
 			return err;
@@ -170,11 +184,10 @@ static const char *kill_reason(const struct sockiter_proto *proto,
 		snprintf(reason, sizeof(reason), "the kernel has no inet_diag "
 			 "for %s (modprobe %s_diag)", proto->name, proto->name);
 		return reason;
-	case -EOPNOTSUPP:
-		if (w->kill.err == SOCK_KILL_NETLINK &&
-		    w->r.kind != SOCK_KIND_FULL)
-			return "TIME_WAIT and request sockets need a kernel "
-			       "with CONFIG_INET_DIAG_DESTROY";
+	case -EOPNOTSUPP:	/* inet_diag can destroy: diag_support() */
+		if (w->r.kind == SOCK_KIND_TIMEWAIT)
+			return "this kernel's tcp_abort() does not close "
+			       "TIME_WAIT sockets";
 		break;
 	case -EPERM:
 		return "need root or CAP_NET_ADMIN";
