@@ -6,6 +6,7 @@
  */
 #include "../applets/sockiter.c"
 #include "../applets/sockfmt.c"
+#include "../applets/sockkill.c"
 #include "unit.h"
 
 static int prefix_is(const char *s, int family, const char *net_hex,
@@ -507,8 +508,24 @@ static void test_info_records(void)
 	      take_records(&walk, buf, SOCK_REC_ADDRS + 8 + 100) == 0);
 }
 
+/* kill's messages name a socket by its -t row, spaces squeezed. */
+static void test_row_brief(void)
+{
+	struct sock_rec r = {
+		.family = SOCK_FAMILY_V4, .state = SOCK_ST_TIME_WAIT,
+		.src = { htonl(0x7f000001) }, .dst = { htonl(0x7f000001) },
+		.sport = 5030, .dport = 50738, .inode = 0,
+	};
+	char brief[SOCK_BRIEF_MAX];
+
+	sockiter_row_brief(brief, &r);
+	check("a row for a message: one space between columns",
+	      !strcmp(brief, "TIME-WAIT 0 0 127.0.0.1:5030 127.0.0.1:50738 0 0"));
+}
+
 int main(void)
 {
+	test_row_brief();
 	test_forms();
 	test_info();
 	test_info_records();
