@@ -324,7 +324,6 @@ static void read_timewait(struct sock_rec *r, struct inet_timewait_sock *tw)
 {
 	r->kind = SOCK_KIND_TIMEWAIT;
 	r->state = tw->tw_substate;
-	r->sport = bpf_ntohs(tw->tw_sport);
 	r->timer = SOCK_TIMER_TIMEWAIT;
 	r->when = timer_delta(tw->tw_timer.expires);
 	r->refcnt = refcnt(&tw->__tw_common);
@@ -334,7 +333,6 @@ static void read_request(struct sock_rec *r, struct request_sock *req)
 {
 	r->kind = SOCK_KIND_REQUEST;
 	r->state = SOCK_ST_SYN_RECV;
-	r->sport = req->__req_common.skc_num;
 	r->timer = SOCK_TIMER_RETRANSMIT;
 	r->when = timer_delta(req->rsk_timer.expires);
 	r->retransmits = BPF_CORE_READ_BITFIELD(req, num_timeout);
@@ -394,9 +392,17 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 	if (s)
 		r.sl = ordinal(s, ctx->meta->seq_num, r.family);
 
+	/*
+	 * The filter first, on what the walk has brought into the cache
+	 * already: sock_common, and the uid.  skc_num is the local port of
+	 * every hashed socket (inet_sport, tw_sport in network order), as
+	 * inet_diag reports it.  The kernel passes uid 0 for TIME_WAIT.
+	 */
 	read_addrs(&r, skc);
+	r.sport = skc->skc_num;
 	r.dport = bpf_ntohs(skc->skc_dport);
 	r.state = skc->skc_state;
+	r.uid = ctx->uid;
 	/* The TCP structs begin with the generic ones: casts, not member
 	 * accesses, that would each be a struct for libbpf to look up. */
 	if (r.state == SOCK_ST_TIME_WAIT) {
@@ -408,18 +414,17 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 		req = bpf_skc_to_tcp_request_sock(skc);
 		if (!req)
 			return 0;
-		r.uid = ctx->uid;
 		read_request(&r, (struct request_sock *)req);
 	} else {
-		tp = bpf_skc_to_tcp_sock(skc);
-		if (!tp)
-			return 0;
-		r.uid = ctx->uid;
 		r.kind = SOCK_KIND_FULL;
-		r.sport = bpf_ntohs(tp->inet_conn.icsk_inet.inet_sport);
 	}
 	if (!rec_match(&r))
 		return 0;
+	if (r.kind == SOCK_KIND_FULL) {
+		tp = bpf_skc_to_tcp_sock(skc);
+		if (!tp)
+			return 0;
+	}
 	if (config.mode == SOCK_MODE_COUNT) {
 		count(&r);
 		return 0;
