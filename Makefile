@@ -60,6 +60,10 @@ $(O)/%.o: applets/%.c applets/kit.h | $(O)
 # An applet with a BPF program includes its generated skeleton, and its
 # light skeleton (the kernel relocates the program: NAME_light).
 $(foreach p,$(BPF_PROGS),$(eval $(O)/$(p).o: $(O)/$(p).skel.h $(O)/$(p).lskel.h))
+# tcpiter's lean program, the light skeleton only, is tcpiter.bpf.c with
+# less in it.
+$(O)/tcpiter.o: $(O)/tcpiter_lean.lskel.h
+$(O)/tcpiter_lean.bpf.o: bpf/tcpiter.bpf.c
 
 $(O)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(O)
 	$(call msg,BPF,$@)

@@ -88,11 +88,10 @@ struct sockiter_loader {
 };
 
 /*
- * Defines NAME_loader, the two ways to load program PROG of applet NAME:
- * from the light skeleton NAME.lskel.h (struct NAME_light) and from the
- * skeleton NAME.skel.h (struct NAME), both included before.
+ * Defines NAME_load_light, that loads program PROG of applet NAME from the
+ * light skeleton NAME.lskel.h (struct NAME_light), included before.
  */
-#define SOCKITER_LOADER(NAME, PROG)					\
+#define SOCKITER_LOAD_LIGHT(NAME, PROG)					\
 static int NAME##_load_light(const struct sockiter_config *config,	\
 			     struct sockiter_prog *prog)		\
 {									\
@@ -111,7 +110,15 @@ static int NAME##_load_light(const struct sockiter_config *config,	\
 	prog->counts = skel->bss->counts;				\
 	prog->kill_state = &skel->bss->kill_state;			\
 	return 0;							\
-}									\
+}
+
+/*
+ * Defines NAME_loader, the two ways to load program PROG of applet NAME:
+ * from the light skeleton NAME.lskel.h (struct NAME_light) and from the
+ * skeleton NAME.skel.h (struct NAME), both included before.
+ */
+#define SOCKITER_LOADER(NAME, PROG)					\
+SOCKITER_LOAD_LIGHT(NAME, PROG)						\
 									\
 static int NAME##_load_libbpf(const struct sockiter_config *config,	\
 			      struct sockiter_prog *prog)		\

@@ -9,6 +9,7 @@
 #include "sockiter.h"
 #include "tcpiter.skel.h"
 #include "tcpiter.lskel.h"
+#include "tcpiter_lean.lskel.h"
 #include "tcpkill.skel.h"
 #include "tcpkill.lskel.h"
 
@@ -62,11 +63,22 @@ static const struct sockiter_proto tcp = {
 
 SOCKITER_LOADER(tcpiter, tcp_iter);
 SOCKITER_LOADER(tcpkill, tcp_iter);
+SOCKITER_LOAD_LIGHT(tcpiter_lean, tcp_iter);
+
+/* Neither pin nor -i: the program that leaves them out loads faster
+ * (bpf/tcpiter.bpf.c).  libbpf's fallback loads the whole one. */
+static const struct sockiter_loader tcpiter_lean_loader = {
+	.load_light = tcpiter_lean_load_light,
+	.load_libbpf = tcpiter_load_libbpf,
+};
 
 int tcpiter_main(int argc, char **argv)
 {
 	struct sockiter it;
 
 	sockiter_parse(&it, &tcp, argc, argv);
-	return sockiter_run(&it, &tcpiter_loader, &tcpkill_loader);
+	return sockiter_run(&it, it.config.want_info ||
+				 it.config.mode == SOCK_MODE_TEXT ?
+				 &tcpiter_loader : &tcpiter_lean_loader,
+			    &tcpkill_loader);
 }
