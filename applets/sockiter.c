@@ -1040,6 +1040,9 @@ static int kill_sockets(struct sockiter *it, const struct sockiter_loader *loade
 	for (pass = 0; pass < KILL_PASSES; pass++) {
 		closed = sockiter_kill_closed();
 		reads = dump(it, link, &prog, NULL, pass == 0);
+		if (it->verbose)
+			warn_msg("walk %d: %zu closed, %zu reads", pass + 1,
+				 sockiter_kill_closed() - closed, reads);
 		if (!by_kfunc || reads <= 1 || sockiter_kill_closed() == closed)
 			break;
 	}

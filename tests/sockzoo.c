@@ -9,7 +9,7 @@
  *   sockzoo udp COUNT PORT    COUNT UDP sockets bound to 127.0.0.1:PORT..
  *   sockzoo churn SECONDS     open and close sockets for SECONDS, or until
  *                             SIGTERM, then exit 0
- *   sockzoo victims REPORT    sockets for kill to close (ports 5030-5033);
+ *   sockzoo victims REPORT    sockets for kill to close (ports 5030-5034);
  *                             on SIGUSR1 the holder writes to REPORT what
  *                             their owner sees of each ("NAME open",
  *                             "NAME ECONNABORTED", ...)
@@ -611,9 +611,29 @@ static void time_wait(int lfd, const char *ip, int port)
 }
 
 /*
+ * A SO_REUSEPORT group of GROUP_LISTENERS on one address: one bucket of
+ * the kernel's listening hash, whose records take more than one read().
+ */
+#define GROUP_LISTENERS	200
+
+static void reuseport_group(const char *ip, int port)
+{
+	int one = 1, i, fd;
+
+	for (i = 0; i < GROUP_LISTENERS; i++) {
+		fd = new_socket(SOCK_STREAM, ip, -1);
+		if (setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &one, sizeof(one)))
+			die("SO_REUSEPORT");
+		bind_to(fd, ip, port);
+		if (listen(fd, 1))
+			die("listen %s port %d", ip, port);
+	}
+}
+
+/*
  * TCP: two IPv4 pairs on listener4 (5030) and a TIME_WAIT socket there,
- * an IPv6 pair on listener6 (5031); UDP: udp_bound on 5032, udp_connected
- * on 5033 connected to it.
+ * an IPv6 pair on listener6 (5031), a SO_REUSEPORT group of listeners on
+ * 5034; UDP: udp_bound on 5032, udp_connected on 5033 connected to it.
  */
 static void build_victims(void)
 {
@@ -628,6 +648,7 @@ static void build_victims(void)
 	victim_pair(l4, "127.0.0.1", VICTIMS_PORT, "client4b", "server4b");
 	victim_pair(l6, "::1", VICTIMS_PORT + 1, "client6", "server6");
 	time_wait(l4, "127.0.0.1", VICTIMS_PORT);
+	reuseport_group("127.0.0.1", VICTIMS_PORT + 4);
 	if (connect_to(uc, "127.0.0.1", VICTIMS_PORT + 2))
 		die("connect UDP");
 	victim("udp_bound", u, false);
