@@ -1003,13 +1003,13 @@ static void pin(const struct sockiter *it, int link)
 /* ---- kill ---- */
 
 /*
- * A walk that closes sockets may skip some: each read() resumes at a
- * count of the sockets of the hash bucket it stopped in, and the count
- * no longer holds once sockets before were closed (kernels before 6.16).
- * So a walk that closed sockets over more than one read() is followed by
- * another, which closes what was skipped; the program passes over the
- * sockets this run closed already.  A few passes at most: sockets that
- * keep coming are for another run.
+ * A walk that closes sockets may skip some: on kernels that resume each
+ * read() at a count of the sockets of the hash bucket it stopped in
+ * (bpf/kernel_types.h: 6.5 to 6.17 or so), the count no longer holds once
+ * sockets before were closed.  There a walk that closed sockets over
+ * more than one read() is followed by another, which closes what was
+ * skipped; the program passes over the sockets this run closed already.
+ * A few passes at most: sockets that keep coming are for another run.
  */
 #define KILL_PASSES	4
 
@@ -1043,7 +1043,8 @@ static int kill_sockets(struct sockiter *it, const struct sockiter_loader *loade
 		if (it->verbose)
 			warn_msg("walk %d: %zu closed, %zu reads", pass + 1,
 				 sockiter_kill_closed() - closed, reads);
-		if (!by_kfunc || reads <= 1 || sockiter_kill_closed() == closed)
+		if (!by_kfunc || prog.kill_state->exact_resume || reads <= 1 ||
+		    sockiter_kill_closed() == closed)
 			break;
 	}
 	close(link);

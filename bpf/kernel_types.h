@@ -335,6 +335,19 @@ struct bpf_udp_iter_state {
 	int unused;
 };
 
+/* Exist only on kernels whose iterators resume a walk at the socket they
+ * stopped at, by its cookie, not at a count of the sockets of its bucket
+ * ("bpf: tcp: Avoid socket skips and repeats during iteration" and its
+ * UDP twin, 2025: in 6.18; Debian's 6.12 has the TCP one, not the UDP
+ * one): only their names are tested. */
+union bpf_tcp_iter_batch_item {
+	__u64 cookie;
+};
+
+union bpf_udp_iter_batch_item {
+	__u64 cookie;
+};
+
 #pragma clang attribute pop
 
 /* The iterators' contexts, the same since 5.8 and 5.9: read at fixed

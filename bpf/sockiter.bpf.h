@@ -301,6 +301,7 @@ static bool kill_sock(struct sock_kill *k, struct sock_common *skc,
 {
 	__u64 *mark;
 
+	kill_state.exact_resume = bpf_core_type_exists(SOCK_BATCH_ITEM);
 	k->ifindex = skc->skc_bound_dev_if;
 	k->cookie = bpf_get_socket_cookie(skc);
 	k->err = SOCK_KILL_NETLINK;

@@ -241,6 +241,8 @@ struct sock_kill_state {
 				 * were closed by an earlier pass */
 	__u64 unlisted;		/* closed but their record did not fit
 				 * the read (never, with KILL_READ reads) */
+	bool exact_resume;	/* the kernel resumes a walk at the socket
+				 * it stopped at, so no walk skips one */
 };
 
 /* -p: one open file of a task that is a socket (iter/task_file); pid is

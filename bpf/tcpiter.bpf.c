@@ -5,6 +5,8 @@
  * tcp6 (net/ipv4/tcp_ipv4.c get_tcp4_sock(), get_timewait4_sock(),
  * get_openreq4(); net/ipv6/tcp_ipv6.c likewise).
  */
+/* kill: the type whose presence says a walk resumes exactly */
+#define SOCK_BATCH_ITEM union bpf_tcp_iter_batch_item
 #include "sockiter.bpf.h"
 
 #define ICSK_TIME_RETRANS	1

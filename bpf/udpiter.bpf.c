@@ -4,6 +4,8 @@
  * the fields of /proc/net/udp and udp6 (net/ipv4/udp.c udp4_format_sock(),
  * net/ipv6/datagram.c __ip6_dgram_sock_seq_show()).
  */
+/* kill: the type whose presence says a walk resumes exactly */
+#define SOCK_BATCH_ITEM union bpf_udp_iter_batch_item
 #include "sockiter.bpf.h"
 
 static const char header4_wide[] = PROC_UDP_HEADER4;

@@ -565,9 +565,13 @@ would close 2 sockets" \
 		kill_case "--sport 5032" 1 ""
 		victims_see "$a kill: the owner sees ECONNABORTED" \
 			"udp_bound ECONNABORTED" "udp_connected open"
-		kill_case "-s established" 1 \
-			"s/^ESTAB (127.0.0.1:5033) 127.0.0.1:5032 /UNCONN \\1 0.0.0.0:* /"
-		victims_see "$a kill: a connected socket closed" \
+		# 502 sockets over two reads or more: where the kernel resumes
+		# a walk by count, a second walk follows, and it must not close
+		# again the two bound ones, which stay in the table and match
+		kill_case "--src 127.0.0.1" 502 \
+			"s/^ESTAB (127.0.0.1:5033) 127.0.0.1:5032 /UNCONN \\1 0.0.0.0:* /;/^ESTAB /d"
+		victims_see "$a kill: connected sockets closed" \
+			"udp_bound ECONNABORTED" \
 			"udp_connected ECONNABORTED"
 	fi
 }

@@ -631,9 +631,27 @@ static void reuseport_group(const char *ip, int port)
 }
 
 /*
+ * UDP_CLIENTS sockets connected to IP:PORT with ports of the kernel's
+ * choosing: closing one takes it out of the table, unlike a bound one.
+ */
+#define UDP_CLIENTS	500
+
+static void udp_clients(const char *ip, int port)
+{
+	int i, fd;
+
+	for (i = 0; i < UDP_CLIENTS; i++) {
+		fd = new_socket(SOCK_DGRAM, ip, -1);
+		if (connect_to(fd, ip, port))
+			die("connect UDP");
+	}
+}
+
+/*
  * TCP: two IPv4 pairs on listener4 (5030) and a TIME_WAIT socket there,
  * an IPv6 pair on listener6 (5031), a SO_REUSEPORT group of listeners on
- * 5034; UDP: udp_bound on 5032, udp_connected on 5033 connected to it.
+ * 5034; UDP: udp_bound on 5032, udp_connected on 5033 and UDP_CLIENTS
+ * more connected to it.
  */
 static void build_victims(void)
 {
@@ -651,6 +669,7 @@ static void build_victims(void)
 	reuseport_group("127.0.0.1", VICTIMS_PORT + 4);
 	if (connect_to(uc, "127.0.0.1", VICTIMS_PORT + 2))
 		die("connect UDP");
+	udp_clients("127.0.0.1", VICTIMS_PORT + 2);
 	victim("udp_bound", u, false);
 	victim("udp_connected", uc, false);
 }
