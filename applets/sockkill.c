@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <netinet/in.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -20,8 +21,7 @@
 #include "kit.h"
 #include "sockiter.h"
 
-/* Not errnos the kernel returns here: kill's own refusals. */
-#define KILL_NOT_ONE	(-ENOTUNIQ)	/* the lookup finds another socket */
+/* Not an errno the kernel returns here: kill's own refusal. */
 #define KILL_NO_DIAG	(-ENOPKG)	/* no inet_diag for the protocol */
 
 static struct {
@@ -32,12 +32,13 @@ static int diag_fd = -1;
 static __u32 diag_seq;
 
 /*
- * One request about a socket, and the kernel's answer: 0, -errno, or
- * (SOCK_DIAG_BY_FAMILY) the socket's message in *reply.
+ * One request, and the kernel's answer: 0 or -errno; each socket's
+ * message (SOCK_DIAG_BY_FAMILY: one, or with NLM_F_DUMP all) given to
+ * each.
  */
 static int diag_ask(__u16 type, __u16 flags,
 		    const struct inet_diag_req_v2 *req,
-		    struct inet_diag_msg *reply)
+		    void (*each)(const struct inet_diag_msg *msg))
 {
 	struct {
 		struct nlmsghdr nlh;
@@ -76,10 +77,10 @@ static int diag_ask(__u16 type, __u16 flags,
 				return ((struct nlmsgerr *)NLMSG_DATA(nlh))->error;
 			if (nlh->nlmsg_type == NLMSG_DONE)
 				return 0;
-			if (reply && !(flags & NLM_F_DUMP)) {
-				memcpy(reply, NLMSG_DATA(nlh), sizeof(*reply));
+			if (each)
+				each(NLMSG_DATA(nlh));
+			if (!(flags & NLM_F_DUMP))
 				return 0;
-			}
 		}
 	}
 }
@@ -141,32 +142,98 @@ static int diag_support(const struct sockiter_proto *proto)
 	return support;
 }
 
+/* Sockets as inet_diag names them: their inode and cookie. */
+struct inode_cookie {
+	__u32 inode;
+	__u64 cookie;
+};
+
+static struct inode_cookie found;	/* by the last lookup */
+static struct inode_cookie *dumped;	/* by the last dump */
+static size_t n_dumped, dumped_cap;
+
+static struct inode_cookie named(const struct inet_diag_msg *msg)
+{
+	return (struct inode_cookie){
+		.inode = msg->idiag_inode,
+		.cookie = msg->id.idiag_cookie[0] |
+			  (__u64)msg->id.idiag_cookie[1] << 32,
+	};
+}
+
+static void take_found(const struct inet_diag_msg *msg)
+{
+	found = named(msg);
+}
+
+static void take_dumped(const struct inet_diag_msg *msg)
+{
+	if (n_dumped == dumped_cap) {
+		dumped_cap = dumped_cap ? 2 * dumped_cap : 256;
+		dumped = realloc(dumped, dumped_cap * sizeof(*dumped));
+		if (!dumped)
+			die("out of memory");
+	}
+	dumped[n_dumped++] = named(msg);
+}
+
+/*
+ * The cookie of w's socket, that has none yet (before 6.5 the walk reads
+ * the field; the kernel makes one when asked): the one of the socket the
+ * lookup of its address finds, if that is the socket walked; else (a
+ * SO_REUSEPORT group shares its address) the one of its inode in a dump
+ * of every socket of its family and state, made once for each, which
+ * names them all (made again once if the socket is not in it: it may be
+ * newer than the dump).  -ENOENT: the socket is gone.
+ */
+static int diag_cookie(const struct sockiter_proto *proto,
+		       const struct sockiter_row *w, __u64 *cookie)
+{
+	static int dump_key = -1;
+	int key = w->r.family << 8 | w->r.state, err, tries;
+	struct inet_diag_req_v2 req;
+	size_t i;
+
+	diag_id(&req, proto, w, 0);
+	if (!proto->tcp_tail)
+		swap_ends(&req.id);
+	err = diag_ask(SOCK_DIAG_BY_FAMILY, 0, &req, take_found);
+	*cookie = found.cookie;
+	if (err || found.inode == (__u32)w->r.inode)
+		return err;
+	memset(&req.id, 0, sizeof(req.id));
+	req.idiag_states = 1U << (w->r.state & 31);
+	for (tries = 0; tries < 2; tries++) {
+		if (dump_key != key || tries) {
+			n_dumped = 0;
+			err = diag_ask(SOCK_DIAG_BY_FAMILY, NLM_F_DUMP, &req,
+				       take_dumped);
+			if (err)
+				return err;
+			dump_key = key;
+		}
+		for (i = 0; i < n_dumped; i++) {
+			if (dumped[i].inode == (__u32)w->r.inode) {
+				*cookie = dumped[i].cookie;
+				return 0;
+			}
+		}
+	}
+	return -ENOENT;
+}
+
 /* Closes w's socket through inet_diag: 0 or -errno. */
 static int diag_destroy(const struct sockiter_proto *proto,
 			const struct sockiter_row *w)
 {
 	struct inet_diag_req_v2 req;
-	struct inet_diag_msg msg;
 	__u64 cookie = w->kill.cookie;
 	int err = diag_support(proto);
 
+	if (!err && !cookie)
+		err = diag_cookie(proto, w, &cookie);
 	if (err)
 		return err;
-	/* No cookie yet (before 6.5): the one the lookup finds gets one,
-	 * and must be the one walked (a SO_REUSEPORT group shares its
-	 * address). */
-	if (!cookie) {
-		diag_id(&req, proto, w, 0);
-		if (!proto->tcp_tail)
-			swap_ends(&req.id);
-		err = diag_ask(SOCK_DIAG_BY_FAMILY, 0, &req, &msg);
-		if (err)
-			return err;
-		if (msg.idiag_inode != (__u32)w->r.inode)
-			return KILL_NOT_ONE;
-		cookie = msg.id.idiag_cookie[0] |
-			 (__u64)msg.id.idiag_cookie[1] << 32;
-	}
 	diag_id(&req, proto, w, cookie);
 	return diag_ask(SOCK_DESTROY, NLM_F_ACK, &req, NULL);
 }
@@ -177,9 +244,6 @@ static const char *kill_reason(const struct sockiter_proto *proto,
 	static char reason[160];
 
 	switch (err) {
-	case KILL_NOT_ONE:
-		return "another socket answers to its address and this kernel "
-		       "cannot tell them apart (Linux 6.5 can)";
 	case KILL_NO_DIAG:
 		snprintf(reason, sizeof(reason), "the kernel has no inet_diag "
 			 "for %s (modprobe %s_diag)", proto->name, proto->name);
