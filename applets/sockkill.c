@@ -222,20 +222,34 @@ static int diag_cookie(const struct sockiter_proto *proto,
 	return -ENOENT;
 }
 
+/* Peer ports to try: a socket of a group of N is missed by all with a
+ * chance of (1 - 1/N)^TRIES, e^-20 for N = 200. */
+#define REUSEPORT_TRIES	4096
+
 /* Closes w's socket through inet_diag: 0 or -errno. */
 static int diag_destroy(const struct sockiter_proto *proto,
 			const struct sockiter_row *w)
 {
 	struct inet_diag_req_v2 req;
 	__u64 cookie = w->kill.cookie;
-	int err = diag_support(proto);
+	int err = diag_support(proto), port;
 
 	if (!err && !cookie)
 		err = diag_cookie(proto, w, &cookie);
 	if (err)
 		return err;
 	diag_id(&req, proto, w, cookie);
-	return diag_ask(SOCK_DESTROY, NLM_F_ACK, &req, NULL);
+	err = diag_ask(SOCK_DESTROY, NLM_F_ACK, &req, NULL);
+	/* A SO_REUSEPORT group answers the lookup with one of its sockets,
+	 * chosen by a hash of the peer's address: another peer port may
+	 * choose this one (the cookie makes sure).  A socket with no peer
+	 * that none chooses is gone. */
+	for (port = 1; err == -ENOENT && !w->r.dport &&
+	     port <= REUSEPORT_TRIES; port++) {
+		req.id.idiag_dport = htons(port);
+		err = diag_ask(SOCK_DESTROY, NLM_F_ACK, &req, NULL);
+	}
+	return err;
 }
 
 static const char *kill_reason(const struct sockiter_proto *proto,
