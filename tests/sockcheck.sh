@@ -554,6 +554,8 @@ would close 2 sockets" \
 		victims_see "$a kill: a listener closed, its connection kept" \
 			"listener6 EINVAL" "client6 open" "server6 open" \
 			"listener4 open"
+		# a request socket: dropped, its client none the wiser
+		kill_case "-s syn-recv" 1 "/^SYN-RECV /d"
 		# 5.10's tcp_abort() refuses TIME_WAIT sockets; 6.1's takes them
 		if uname -r | awk -F. '{ exit !($1 < 6) }'; then
 			kill_refused "-s time-wait" "TIME-WAIT .*: this kernel's tcp_abort\\(\\) does not close TIME_WAIT sockets"

@@ -9,7 +9,7 @@
  *   sockzoo udp COUNT PORT    COUNT UDP sockets bound to 127.0.0.1:PORT..
  *   sockzoo churn SECONDS     open and close sockets for SECONDS, or until
  *                             SIGTERM, then exit 0
- *   sockzoo victims REPORT    sockets for kill to close (ports 5030-5034);
+ *   sockzoo victims REPORT    sockets for kill to close (ports 5030-5035);
  *                             on SIGUSR1 the holder writes to REPORT what
  *                             their owner sees of each ("NAME open",
  *                             "NAME ECONNABORTED", ...)
@@ -647,11 +647,24 @@ static void udp_clients(const char *ip, int port)
 	}
 }
 
+/* A request socket (SYN_RECV) on IP:PORT: TCP_DEFER_ACCEPT holds it
+ * while its client sends nothing. */
+static void request_socket(const char *ip, int port)
+{
+	int lfd = tcp_listener(ip, port, -1, 16), defer = 600;
+
+	if (setsockopt(lfd, IPPROTO_TCP, TCP_DEFER_ACCEPT, &defer,
+		       sizeof(defer)))
+		die("TCP_DEFER_ACCEPT");
+	if (connect_to(new_socket(SOCK_STREAM, ip, -1), ip, port))
+		die("connect %s port %d", ip, port);
+}
+
 /*
  * TCP: two IPv4 pairs on listener4 (5030) and a TIME_WAIT socket there,
  * an IPv6 pair on listener6 (5031), a SO_REUSEPORT group of listeners on
- * 5034; UDP: udp_bound on 5032, udp_connected on 5033 and UDP_CLIENTS
- * more connected to it.
+ * 5034, a request socket on 5035; UDP: udp_bound on 5032, udp_connected
+ * on 5033 and UDP_CLIENTS more connected to it.
  */
 static void build_victims(void)
 {
@@ -667,6 +680,7 @@ static void build_victims(void)
 	victim_pair(l6, "::1", VICTIMS_PORT + 1, "client6", "server6");
 	time_wait(l4, "127.0.0.1", VICTIMS_PORT);
 	reuseport_group("127.0.0.1", VICTIMS_PORT + 4);
+	request_socket("127.0.0.1", VICTIMS_PORT + 5);
 	if (connect_to(uc, "127.0.0.1", VICTIMS_PORT + 2))
 		die("connect UDP");
 	udp_clients("127.0.0.1", VICTIMS_PORT + 2);
