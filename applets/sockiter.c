@@ -466,13 +466,14 @@ static void print_written(struct walk *walk, const char *rec, size_t size,
 	static struct sockiter_row w;
 
 	memset(&w.r, 0, sizeof(w.r));
-	if (has_info(walk, rec)) {
-		size -= sizeof(w.info);
-		memcpy(&w.info, rec + size, sizeof(w.info));
-	}
+	/* from the end: the kill tail, then the info */
 	if (walk->it->config.want_kill) {
 		size -= sizeof(w.kill);
 		memcpy(&w.kill, rec + size, sizeof(w.kill));
+	}
+	if (has_info(walk, rec)) {
+		size -= sizeof(w.info);
+		memcpy(&w.info, rec + size, sizeof(w.info));
 	}
 	memcpy(&w.r, rec, fields);
 	memcpy(w.r.src, rec + fields, size - fields);

@@ -473,11 +473,14 @@ victims_see() {
 }
 
 # kill_case "ARGS" N AFTER: kill ARGS closes N sockets, lists them
-# (header, N rows) and counts them, exit 0, stderr empty; the table after
-# is the table before edited by AFTER (sed -E: what was closed deleted or
-# changed), so every other socket stayed.
+# (header, N rows, each with its line of internals with -i) and counts
+# them, exit 0, stderr empty; the table after is the table before edited
+# by AFTER (sed -E: what was closed deleted or changed), so every other
+# socket stayed.
 kill_case() {
-	local name="$APPLET kill $1" n=$2 after=$3 before
+	local name="$APPLET kill $1" n=$2 after=$3 before lines=$2
+
+	case " $1 " in *" -i "*) lines=$((2 * n)) ;; esac
 
 	before=$(victims_table)
 	"$KIT" $APPLET kill -N "$VICTIMS" $1 >"$W/out" 2>"$W/err"
@@ -485,7 +488,7 @@ kill_case() {
 	if [ $status -ne 0 ] || [ -s "$W/err" ] ||
 	   [ "$(tail -1 "$W/out")" != "closed $n socket$([ $n = 1 ] || echo s)" ] ||
 	   [ "$(sed -n '1{/^State /p}' "$W/out")" = "" ] ||
-	   [ "$(sed '1d;$d' "$W/out" | wc -l)" != $n ]; then
+	   [ "$(sed '1d;$d' "$W/out" | wc -l)" != $lines ]; then
 		fail "$name" "exit status $status, stderr: $(cat "$W/err")" \
 			"stdout:" "$(cat "$W/out")"
 		return
@@ -554,6 +557,11 @@ would close 2 sockets" \
 		victims_see "$a kill: a listener closed, its connection kept" \
 			"listener6 EINVAL" "client6 open" "server6 open" \
 			"listener4 open"
+		# -i: each row with TCP's internals, as -t -i shows them
+		kill_case "-i -6 -s established --dport 5031" 1 \
+			"/^ESTAB \\[::1\\]:([0-9]+ \\[::1\\]:5031|5031 \\[::1\\]:[0-9]+) /d"
+		victims_see "$a kill -i: owner and peer see it" \
+			"client6 ECONNABORTED" "server6 ECONNRESET"
 		# a request socket: dropped, its client none the wiser
 		kill_case "-s syn-recv" 1 "/^SYN-RECV /d"
 		# 5.10's tcp_abort() refuses TIME_WAIT sockets; 6.1's takes them
