@@ -440,7 +440,7 @@ struct walk {
 	size_t n, rows_cap;
 };
 
-static void *grow(void *v, size_t *cap, size_t need, size_t size)
+void *sockiter_grow(void *v, size_t *cap, size_t need, size_t size)
 {
 	if (need <= *cap)
 		return v;
@@ -504,9 +504,10 @@ static void hold(struct walk *walk, const char *rec, size_t len,
 {
 	if (walk->held_len > UINT32_MAX)	/* tens of millions of rows */
 		die("too many rows to hold for sorting");
-	walk->held = grow(walk->held, &walk->held_cap, walk->held_len + len, 1);
-	walk->rows = grow(walk->rows, &walk->rows_cap, walk->n + 1,
-			  sizeof(*walk->rows));
+	walk->held = sockiter_grow(walk->held, &walk->held_cap,
+				   walk->held_len + len, 1);
+	walk->rows = sockiter_grow(walk->rows, &walk->rows_cap, walk->n + 1,
+				   sizeof(*walk->rows));
 	walk->rows[walk->n++] = (__u64)head->family << 63 |
 				(__u64)(head->sl & INT32_MAX) << 32 |
 				walk->held_len;
@@ -892,12 +893,7 @@ static void add_netns(struct netns_list *l, const char *path,
 	for (i = 0; i < l->n; i++)
 		if (l->ns[i].dev == st.st_dev && l->ns[i].ino == st.st_ino)
 			return;
-	if (l->n == l->cap) {
-		l->cap = l->cap ? 2 * l->cap : 64;
-		l->ns = realloc(l->ns, l->cap * sizeof(*l->ns));
-		if (!l->ns)
-			die("out of memory");
-	}
+	l->ns = sockiter_grow(l->ns, &l->cap, l->n + 1, sizeof(*l->ns));
 	l->ns[l->n].dev = st.st_dev;
 	l->ns[l->n].ino = st.st_ino;
 	snprintf(l->ns[l->n].path, sizeof(l->ns[0].path), "%s", path);

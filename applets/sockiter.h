@@ -193,6 +193,10 @@ __u32 sockiter_kernel_hz(bool verbose);
 /* Does /proc/net/udp's header start with three spaces (5.16 on)? */
 bool sockiter_udp_header_wide(void);
 
+/* v, an array of *cap elements of size bytes, with room for need: its
+ * capacity doubled, or need if that is more (dies out of memory). */
+void *sockiter_grow(void *v, size_t *cap, size_t need, size_t size);
+
 /* read() of an iterator: EINTR, and EAGAIN (a million sockets filtered
  * out in one read), retried; an error dies.  0 at the end. */
 size_t sockiter_read(int fd, void *buf, size_t len);

@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <netinet/in.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -168,12 +167,8 @@ static void take_found(const struct inet_diag_msg *msg)
 
 static void take_dumped(const struct inet_diag_msg *msg)
 {
-	if (n_dumped == dumped_cap) {
-		dumped_cap = dumped_cap ? 2 * dumped_cap : 256;
-		dumped = realloc(dumped, dumped_cap * sizeof(*dumped));
-		if (!dumped)
-			die("out of memory");
-	}
+	dumped = sockiter_grow(dumped, &dumped_cap, n_dumped + 1,
+			       sizeof(*dumped));
 	dumped[n_dumped++] = named(msg);
 }
 
