@@ -172,49 +172,55 @@ static void take_dumped(const struct inet_diag_msg *msg)
 	dumped[n_dumped++] = named(msg);
 }
 
+/* The cookie the last dump gave the socket of this inode, if it did. */
+static bool dumped_cookie(__u32 inode, __u64 *cookie)
+{
+	size_t i;
+
+	for (i = 0; i < n_dumped; i++) {
+		if (dumped[i].inode == inode) {
+			*cookie = dumped[i].cookie;
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
  * The cookie of w's socket, that has none yet (before 6.5 the walk reads
  * the field; the kernel makes one when asked): the one of the socket the
  * lookup of its address finds, if that is the socket walked; else (a
  * SO_REUSEPORT group shares its address) the one of its inode in a dump
- * of every socket of its family and state, made once for each, which
- * names them all (made again once if the socket is not in it: it may be
- * newer than the dump).  -ENOENT: the socket is gone.
+ * of every socket of its family and state, which names them all.  That
+ * dump serves the next sockets of the family and state; one not in it
+ * may be newer, and gets a new dump.  -ENOENT: the socket is gone.
  */
 static int diag_cookie(const struct sockiter_proto *proto,
 		       const struct sockiter_row *w, __u64 *cookie)
 {
 	static int dump_key = -1;
-	int key = w->r.family << 8 | w->r.state, err, tries;
+	int key = w->r.family << 8 | w->r.state, err;
+	__u32 inode = w->r.inode;
 	struct inet_diag_req_v2 req;
-	size_t i;
 
 	diag_id(&req, proto, w, 0);
 	if (!proto->tcp_tail)
 		swap_ends(&req.id);
 	err = diag_ask(SOCK_DIAG_BY_FAMILY, 0, &req, take_found);
 	*cookie = found.cookie;
-	if (err || found.inode == (__u32)w->r.inode)
+	if (err || found.inode == inode)
 		return err;
+	if (dump_key == key && dumped_cookie(inode, cookie))
+		return 0;
 	memset(&req.id, 0, sizeof(req.id));
 	req.idiag_states = 1U << (w->r.state & 31);
-	for (tries = 0; tries < 2; tries++) {
-		if (dump_key != key || tries) {
-			n_dumped = 0;
-			err = diag_ask(SOCK_DIAG_BY_FAMILY, NLM_F_DUMP, &req,
-				       take_dumped);
-			if (err)
-				return err;
-			dump_key = key;
-		}
-		for (i = 0; i < n_dumped; i++) {
-			if (dumped[i].inode == (__u32)w->r.inode) {
-				*cookie = dumped[i].cookie;
-				return 0;
-			}
-		}
-	}
-	return -ENOENT;
+	n_dumped = 0;
+	dump_key = -1;
+	err = diag_ask(SOCK_DIAG_BY_FAMILY, NLM_F_DUMP, &req, take_dumped);
+	if (err)
+		return err;
+	dump_key = key;
+	return dumped_cookie(inode, cookie) ? 0 : -ENOENT;
 }
 
 /* Peer ports to try: a socket of a group of N is missed by all with a
