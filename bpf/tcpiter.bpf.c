@@ -370,55 +370,25 @@ static void print_text(struct seq_file *seq, struct session *s,
 		 r->family == SOCK_FAMILY_V4 ? PROC_TCP_WIDTH4 : 0);
 }
 
-SEC("iter/tcp")
-int tcp_iter(struct bpf_iter__tcp *ctx)
+/* The socket's record, from its kind on: the filter's ports and owner
+ * have passed. */
+static int show_sock(struct seq_file *seq, struct session *s,
+		     struct sock_common *skc, __u8 family, __u32 sl, __u32 uid)
 {
-	struct sock_common *skc = ctx->sk_common;
-	struct seq_file *seq = ctx->meta->seq;
 	struct tcp_timewait_sock *tw;
 	struct tcp_request_sock *req;
 	struct tcp_sock *tp = NULL;
 	struct sock_kill k, *kill = NULL;
 	struct sock_rec r = {};
-	struct session *s = NULL;
 	long err;
 
-	if (config.mode != SOCK_MODE_COUNT) {
-		s = get_session(ctx->meta);
-		if (!s)
-			return 0;
-	}
-	if (want_text())
-		text_header(seq, s, header4, sizeof(header4) - 1,
-			    PROC_TCP_WIDTH4,
-			    header6, sizeof(header6) - 1);
-	if (!skc)
-		return 0;
-	/* The listening hash is walked first: the first socket of the
-	 * established hash marks its end, and the reader stops there. */
-	if (config.listeners_only && skc->skc_state != SOCK_ST_LISTEN) {
-		r.kind = SOCK_KIND_END;
-		emit_record(seq, &r, skc, true, NULL, NULL);
-		return 0;
-	}
-	r.family = skc->skc_family == AF_INET6 ? SOCK_FAMILY_V6 :
-						 SOCK_FAMILY_V4;
-	if (!(config.filter.families & (1 << r.family)))
-		return 0;
-	if (s)
-		r.sl = ordinal(s, ctx->meta->seq_num, r.family);
-
-	/*
-	 * The filter first, on what the walk has brought into the cache
-	 * already: sock_common, and the uid.  skc_num is the local port of
-	 * every hashed socket (inet_sport, tw_sport in network order), as
-	 * inet_diag reports it.  The kernel passes uid 0 for TIME_WAIT.
-	 */
+	r.family = family;
+	r.sl = sl;
 	read_addrs(&r, skc);
 	r.sport = skc->skc_num;
 	r.dport = bpf_ntohs(skc->skc_dport);
 	r.state = skc->skc_state;
-	r.uid = ctx->uid;
+	r.uid = uid;
 	/* The TCP structs begin with the generic ones: casts, not member
 	 * accesses, that would each be a struct for libbpf to look up. */
 	if (r.state == SOCK_ST_TIME_WAIT) {
@@ -465,4 +435,51 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 	if (kill)
 		emit_killed(err, kill);
 	return 0;
+}
+
+SEC("iter/tcp")
+int tcp_iter(struct bpf_iter__tcp *ctx)
+{
+	struct sock_common *skc = ctx->sk_common;
+	struct seq_file *seq = ctx->meta->seq;
+	struct session *s = NULL;
+	__u8 family;
+	__u32 sl = 0;
+
+	if (config.mode != SOCK_MODE_COUNT) {
+		s = get_session(ctx->meta);
+		if (!s)
+			return 0;
+	}
+	if (want_text())
+		text_header(seq, s, header4, sizeof(header4) - 1,
+			    PROC_TCP_WIDTH4,
+			    header6, sizeof(header6) - 1);
+	if (!skc)
+		return 0;
+	/* The listening hash is walked first: the first socket of the
+	 * established hash marks its end, and the reader stops there. */
+	if (config.listeners_only && skc->skc_state != SOCK_ST_LISTEN) {
+		struct sock_rec end = { .kind = SOCK_KIND_END };
+
+		emit_record(seq, &end, skc, true, NULL, NULL);
+		return 0;
+	}
+	/* AF_INET (2) or AF_INET6 (10) without a branch, that would have
+	 * the verifier walk all that follows once per family */
+	family = (skc->skc_family >> 3) & 1;
+	if (!(config.filter.families & (1 << family)))
+		return 0;
+	if (s)
+		sl = ordinal(s, ctx->meta->seq_num, family);
+	/*
+	 * The filter's ports and owner first, on what the walk has brought
+	 * into the cache already: most sockets of a narrow query end here.
+	 * skc_num is the local port of every hashed socket (inet_sport,
+	 * tw_sport in network order), as inet_diag reports it.  The kernel
+	 * passes uid 0 for TIME_WAIT.
+	 */
+	if (!ports_match(skc->skc_num, bpf_ntohs(skc->skc_dport), ctx->uid))
+		return 0;
+	return show_sock(seq, s, skc, family, sl, ctx->uid);
 }

@@ -97,7 +97,7 @@ int udp_iter(struct bpf_iter__udp *ctx)
 	if (!(config.filter.families & (1 << r.family)))
 		return 0;
 	read_udp(&r, ctx, up);
-	if (!rec_match(&r))
+	if (!ports_match(r.sport, r.dport, r.uid) || !rec_match(&r))
 		return 0;
 
 	if (config.mode == SOCK_MODE_COUNT) {
