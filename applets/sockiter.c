@@ -420,6 +420,11 @@ static int load(struct sockiter *it, const struct sockiter_loader *loader,
 
 /* ---- reading ---- */
 
+/* The largest record a program writes: an IPv6 TCP socket's, with -i's
+ * info and kill's tail. */
+#define SOCK_REC_MAX	(SOCK_REC_ADDRS + SOCK_REC_ADDR_SIZE(SOCK_FAMILY_V6) + \
+			 sizeof(struct sock_info) + sizeof(struct sock_kill))
+
 /*
  * One walk as it is read.  Rows of `stream_family` are printed as they
  * come; the others are held as the program wrote them and printed after
@@ -430,7 +435,8 @@ struct walk {
 	const struct sockiter *it;
 	const char *netns;		/* --all-netns: the JSON field */
 	int stream_family;		/* -1: none */
-	bool ended;			/* the end of the listeners seen */
+	bool ended;			/* the end of the walk (or of the
+					 * listeners) seen */
 	size_t reads;			/* read()s that returned rows */
 	char *held;			/* records and pointers */
 	size_t held_len, held_cap;
@@ -438,6 +444,11 @@ struct walk {
 	 * the walk's */
 	__u64 *rows;
 	size_t n, rows_cap;
+	/* want_pointer: the records read that wait for their pointers,
+	 * which come in batches after them */
+	unsigned int waiting;
+	size_t waiting_size[SOCK_PTR_BATCH];
+	char waiting_rec[SOCK_PTR_BATCH][SOCK_REC_MAX];
 };
 
 void *sockiter_grow(void *v, size_t *cap, size_t need, size_t size)
@@ -499,52 +510,107 @@ static size_t written_size(const struct walk *walk, const char *rec)
 	       (walk->it->config.want_kill ? sizeof(struct sock_kill) : 0);
 }
 
-static void hold(struct walk *walk, const char *rec, size_t len,
-		 const struct sock_rec *head)
+/* The record, and its pointer ended by a newline (want_pointer), kept
+ * to be printed after the walk. */
+static void hold(struct walk *walk, const char *rec, size_t size,
+		 const char *ptr, size_t ptr_len)
 {
+	bool pointer = walk->it->config.want_pointer;
+	size_t len = size + (pointer ? ptr_len + 1 : 0);
+	struct sock_rec head;
+	char *p;
+
 	if (walk->held_len > UINT32_MAX)	/* tens of millions of rows */
 		die("too many rows to hold for sorting");
 	walk->held = sockiter_grow(walk->held, &walk->held_cap,
 				   walk->held_len + len, 1);
 	walk->rows = sockiter_grow(walk->rows, &walk->rows_cap, walk->n + 1,
 				   sizeof(*walk->rows));
-	walk->rows[walk->n++] = (__u64)head->family << 63 |
-				(__u64)(head->sl & INT32_MAX) << 32 |
+	memcpy(&head, rec, SOCK_REC_TCP_OWN);
+	walk->rows[walk->n++] = (__u64)head.family << 63 |
+				(__u64)(head.sl & INT32_MAX) << 32 |
 				walk->held_len;
-	memcpy(walk->held + walk->held_len, rec, len);
+	p = walk->held + walk->held_len;
+	memcpy(p, rec, size);
+	if (pointer) {
+		memcpy(p + size, ptr, ptr_len);
+		p[size + ptr_len] = '\n';
+	}
 	walk->held_len += len;
 }
 
+/* A row of the walk's, printed or held. */
+static void take_row(struct walk *walk, const char *rec, size_t size,
+		     const char *ptr, size_t ptr_len)
+{
+	if (rec[offsetof(struct sock_rec, family)] == walk->stream_family)
+		print_written(walk, rec, size, ptr, ptr_len);
+	else
+		hold(walk, rec, size, ptr, ptr_len);
+}
+
+/* A record kept until its pointer comes. */
+static void wait_for_pointer(struct walk *walk, const char *rec, size_t size)
+{
+	if (walk->waiting == SOCK_PTR_BATCH)
+		die("the iterator's rows lack their pointers");
+	memcpy(walk->waiting_rec[walk->waiting], rec, size);
+	walk->waiting_size[walk->waiting++] = size;
+}
+
+/* A batch's pointers p[0..end), given to the rows that wait. */
+static void take_pointers(struct walk *walk, const char *p, const char *end)
+{
+	const char *next;
+	unsigned int i;
+
+	for (i = 0; i < walk->waiting; i++, p = next + 1) {
+		if (p >= end)
+			die("the iterator's rows lack their pointers");
+		next = memchr(p, ' ', end - p);
+		if (!next)
+			next = end;
+		take_row(walk, walk->waiting_rec[i], walk->waiting_size[i], p,
+			 next - p);
+	}
+	walk->waiting = 0;
+}
+
 /*
- * Takes the records at the start of buf[0..len): each printed or held.
- * Returns the bytes used (a record cut by the end of buf waits for the
- * next read).
+ * Takes the records at the start of buf[0..len): each printed or held,
+ * or kept until its pointer comes.  Returns the bytes used (a record cut
+ * by the end of buf waits for the next read).
  */
 static size_t take_records(struct walk *walk, const char *buf, size_t len)
 {
-	bool pointer = walk->it->config.want_pointer;
-	const char *rec, *ptr, *end;
+	const char *rec, *end;
 	struct sock_rec head;
 	size_t off = 0, size;
 
 	while (len - off >= SOCK_REC_TCP_OWN) {
 		rec = buf + off;
 		memcpy(&head, rec, SOCK_REC_TCP_OWN);
-		size = written_size(walk, rec);
-		if (len - off < size)
-			break;
-		ptr = end = rec + size;
-		if (pointer && !(end = memchr(ptr, '\n', buf + len - ptr)))
-			break;
 		if (head.kind == SOCK_KIND_END) {
 			walk->ended = true;
 			return len;
 		}
-		if (head.family == walk->stream_family)
-			print_written(walk, rec, size, ptr, end - ptr);
+		if (head.kind == SOCK_KIND_POINTERS) {
+			rec += SOCK_REC_TCP_OWN;
+			end = memchr(rec, '\n', buf + len - rec);
+			if (!end)
+				break;
+			take_pointers(walk, rec, end);
+			off = end + 1 - buf;
+			continue;
+		}
+		size = written_size(walk, rec);
+		if (len - off < size)
+			break;
+		if (walk->it->config.want_pointer)
+			wait_for_pointer(walk, rec, size);
 		else
-			hold(walk, rec, end + pointer - rec, &head);
-		off = end + pointer - buf;
+			take_row(walk, rec, size, NULL, 0);
+		off += size;
 	}
 	return off;
 }
@@ -663,7 +729,7 @@ static void read_listeners(struct walk *walk, int fd)
 		memmove(buf, buf + used, have - used);
 		have -= used;
 	}
-	if (have)
+	if (have || walk->waiting)
 		die("the iterator's output is cut short");
 }
 
@@ -693,6 +759,10 @@ static void read_walk(struct walk *walk, int link)
 	if (errno)
 		die_errno("cannot start a thread");
 	while ((data = next_chunk(&rd, &len))) {
+		if (walk->ended) {	/* what follows is not of this walk */
+			chunk_done(&rd);
+			continue;
+		}
 		walk->reads++;
 		memcpy(buf + have, data, len);
 		chunk_done(&rd);
@@ -706,7 +776,7 @@ static void read_walk(struct walk *walk, int link)
 	errno = rd.err;
 	if (errno)
 		die_errno("reading the iterator");
-	if (have)
+	if (have || walk->waiting)
 		die("the iterator's output is cut short");
 }
 

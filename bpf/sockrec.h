@@ -11,8 +11,8 @@
 
 /* What a program does with each socket (const volatile mode). */
 enum sockiter_mode {
-	SOCK_MODE_RECORDS,	/* a struct sock_rec, then "%pK\n" if
-				 * want_pointer */
+	SOCK_MODE_RECORDS,	/* a struct sock_rec a socket, and if
+				 * want_pointer their pointers in batches */
 	SOCK_MODE_TEXT,	/* the /proc line itself (pinned iterators) */
 	SOCK_MODE_COUNT,	/* only bump counts[family][state] */
 };
@@ -24,8 +24,21 @@ enum sock_kind {
 	SOCK_KIND_REQUEST,	/* TCP request socket, shown as SYN_RECV */
 	SOCK_KINDS		/* how many */
 };
-/* Not a socket: the listening hash is over (listeners_only). */
+/*
+ * Not a socket, SOCK_REC_TCP_OWN bytes: the walk is over (in records
+ * mode), or the listening hash is (listeners_only).  Reads after the end
+ * may bring more: a kernel before 5.15 resumes by position, and walks on
+ * if the table grew meanwhile.
+ */
 #define SOCK_KIND_END	SOCK_KINDS
+/*
+ * Not a socket: the pointers (want_pointer) of the rows written since
+ * the last such record, that has SOCK_REC_TCP_OWN bytes, then text:
+ * SOCK_PTR_BATCH of them "%pK", each ended by a space but the last, by a
+ * newline.  Those past the rows that wait for one are filler.
+ */
+#define SOCK_KIND_POINTERS	(SOCK_KINDS + 1)
+#define SOCK_PTR_BATCH		12	/* bpf_seq_printf()'s most arguments */
 
 /*
  * The /proc/net tables, as net/ipv4/tcp_ipv4.c, udp.c and net/ipv6/ print

@@ -455,14 +455,15 @@ int tcp_iter(struct bpf_iter__tcp *ctx)
 		text_header(seq, s, header4, sizeof(header4) - 1,
 			    PROC_TCP_WIDTH4,
 			    header6, sizeof(header6) - 1);
-	if (!skc)
+	if (!skc) {	/* the end of the walk */
+		if (config.mode == SOCK_MODE_RECORDS)
+			write_end(seq);
 		return 0;
+	}
 	/* The listening hash is walked first: the first socket of the
 	 * established hash marks its end, and the reader stops there. */
 	if (config.listeners_only && skc->skc_state != SOCK_ST_LISTEN) {
-		struct sock_rec end = { .kind = SOCK_KIND_END };
-
-		emit_record(seq, &end, skc, true, NULL, NULL);
+		write_end(seq);
 		return 0;
 	}
 	/* AF_INET (2) or AF_INET6 (10) without a branch, that would have

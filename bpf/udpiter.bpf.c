@@ -81,17 +81,21 @@ int udp_iter(struct bpf_iter__udp *ctx)
 	__u32 len;
 	long err;
 
-	if (config.mode == SOCK_MODE_TEXT) {
+	if (config.mode != SOCK_MODE_COUNT) {
 		s = get_session(ctx->meta);
 		if (!s)
 			return 0;
-		/* Before 5.16 the header had two leading spaces. */
+	}
+	/* Before 5.16 the header had two leading spaces. */
+	if (config.mode == SOCK_MODE_TEXT)
 		text_header(seq, s, header4_wide + !config.udp_header_wide,
 			    sizeof(header4_wide) - 1 - !config.udp_header_wide,
 			    PROC_UDP_WIDTH4, header6, sizeof(header6) - 1);
-	}
-	if (!up)
+	if (!up) {	/* the end of the walk */
+		if (config.mode == SOCK_MODE_RECORDS)
+			write_end(seq);
 		return 0;
+	}
 	r.family = up->inet.sk.__sk_common.skc_family == AF_INET6 ?
 		   SOCK_FAMILY_V6 : SOCK_FAMILY_V4;
 	if (!(config.filter.families & (1 << r.family)))

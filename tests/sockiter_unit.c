@@ -472,8 +472,17 @@ static void test_info(void)
 	      strstr(out, ",\"minrtt_us\":4,"));
 }
 
+static const struct sock_rec pointers_head = { .kind = SOCK_KIND_POINTERS };
+
+/* A batch of pointers at p, as the program writes it. */
+static char *put_pointers(char *p, const char *text)
+{
+	memcpy(p, &pointers_head, SOCK_REC_TCP_OWN);
+	return stpcpy(p + SOCK_REC_TCP_OWN, text);
+}
+
 /* -i's records as the program writes them: the info after the
- * addresses of full sockets only, then the pointer. */
+ * addresses of full sockets only; their pointers in a batch after. */
 static void test_info_records(void)
 {
 	struct sockiter it = { .proto = &tcp, .output = SOCK_OUT_TABLE,
@@ -492,20 +501,73 @@ static void test_info_records(void)
 	memcpy(p, &full, SOCK_REC_ADDRS + 8);
 	p += SOCK_REC_ADDRS + 8;
 	memcpy(p, &est_info, sizeof(est_info));
-	p = stpcpy(p + sizeof(est_info), "ff\n");
+	p += sizeof(est_info);
 	memcpy(p, &tw, SOCK_REC_ADDRS + 8);
-	p = stpcpy(p + SOCK_REC_ADDRS + 8, "ee\n");
+	p = put_pointers(p + SOCK_REC_ADDRS + 8,
+			 "ff ee 0 0 0 0 0 0 0 0 0 0\n");
 	out_len = 0;
 	used = take_records(&walk, buf, p - buf);
 	out[out_len] = '\0';
 	check("records: a full socket's info read after its addresses, "
 	      "a TIME_WAIT's record without",
-	      used == (size_t)(p - buf) &&
+	      used == (size_t)(p - buf) && !walk.waiting &&
 	      strstr(out, " 5\n" EST_INFO_LINE "TIME-WAIT ") &&
 	      !strchr(strstr(out, "TIME-WAIT "), '\t'));
 	out_len = 0;
 	check("records: one cut in its info waits for the next read",
-	      take_records(&walk, buf, SOCK_REC_ADDRS + 8 + 100) == 0);
+	      take_records(&walk, buf, SOCK_REC_ADDRS + 8 + 100) == 0 &&
+	      !walk.waiting);
+}
+
+/* Pointers come in batches after their rows: each row gets its own,
+ * and none is printed before its batch is whole. */
+static void test_pointer_batches(void)
+{
+	struct sockiter it = { .proto = &tcp, .output = SOCK_OUT_JSON };
+	struct walk walk = { .it = &it, .stream_family = SOCK_FAMILY_V4 };
+	struct sock_rec a = { .kind = SOCK_KIND_FULL, .inode = 7,
+			      .state = SOCK_ST_LISTEN };
+	struct sock_rec b = { .kind = SOCK_KIND_FULL, .inode = 8,
+			      .state = SOCK_ST_LISTEN };
+	char buf[1024], *p = buf, *batch;
+	size_t used;
+
+	it.config.want_pointer = true;
+	memcpy(p, &a, SOCK_REC_ADDRS + 8);
+	p += SOCK_REC_ADDRS + 8;
+	memcpy(p, &b, SOCK_REC_ADDRS + 8);
+	batch = p += SOCK_REC_ADDRS + 8;
+	p = put_pointers(p, "00000000c0ffee01 00000000c0ffee02 "
+			 "0000000000000000 0000000000000000 0000000000000000 "
+			 "0000000000000000 0000000000000000 0000000000000000 "
+			 "0000000000000000 0000000000000000 0000000000000000 "
+			 "0000000000000000\n");
+	out_len = 0;
+	used = take_records(&walk, buf, p - buf - 1);
+	check("pointers: rows wait for a batch cut by the end of a read",
+	      used == (size_t)(batch - buf) && walk.waiting == 2 &&
+	      out_len == 0);
+	used = take_records(&walk, batch, p - batch);
+	out[out_len] = '\0';
+	check("pointers: each row its own from the batch, the filler left",
+	      used == (size_t)(p - batch) && !walk.waiting &&
+	      strstr(out, "\"inode\":7,\"ref\":0,"
+		     "\"pointer\":\"00000000c0ffee01\"") &&
+	      strstr(out, "\"inode\":8,\"ref\":0,"
+		     "\"pointer\":\"00000000c0ffee02\"") &&
+	      !strstr(out, "\"pointer\":\"0000000000000000\""));
+
+	/* the end's record, then more, of a walk resumed by position */
+	p = batch;
+	memcpy(p, &(struct sock_rec){ .kind = SOCK_KIND_END },
+	       SOCK_REC_TCP_OWN);
+	memcpy(p + SOCK_REC_TCP_OWN, &a, SOCK_REC_ADDRS + 8);
+	p += SOCK_REC_TCP_OWN + SOCK_REC_ADDRS + 8;
+	out_len = 0;
+	used = take_records(&walk, batch, p - batch);
+	check("pointers: nothing taken after the end's record",
+	      used == (size_t)(p - batch) && walk.ended && !walk.waiting &&
+	      out_len == 0);
 }
 
 /* kill's messages name a socket by its -t row, spaces squeezed. */
@@ -529,6 +591,7 @@ int main(void)
 	test_forms();
 	test_info();
 	test_info_records();
+	test_pointer_batches();
 	test_prefixes();
 	test_states();
 	test_jiffies();
