@@ -11,8 +11,9 @@
 
 /* What a program does with each socket (const volatile mode). */
 enum sockiter_mode {
-	SOCK_MODE_RECORDS,	/* a struct sock_rec a socket, and if
-				 * want_pointer their pointers in batches */
+	SOCK_MODE_RECORDS,	/* a struct sock_rec per socket; with
+				 * want_pointer, their pointers in batches
+				 * (SOCK_KIND_POINTERS) */
 	SOCK_MODE_TEXT,	/* the /proc line itself (pinned iterators) */
 	SOCK_MODE_COUNT,	/* only bump counts[family][state] */
 };
