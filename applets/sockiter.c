@@ -584,17 +584,17 @@ static void take_pointers(struct walk *walk, const char *p, const char *end)
 static size_t take_records(struct walk *walk, const char *buf, size_t len)
 {
 	const char *rec, *end;
-	struct sock_rec head;
 	size_t off = 0, size;
+	__u8 kind;
 
 	while (len - off >= SOCK_REC_TCP_OWN) {
 		rec = buf + off;
-		memcpy(&head, rec, SOCK_REC_TCP_OWN);
-		if (head.kind == SOCK_KIND_END) {
+		kind = rec[offsetof(struct sock_rec, kind)];
+		if (kind == SOCK_KIND_END) {
 			walk->ended = true;
 			return len;
 		}
-		if (head.kind == SOCK_KIND_POINTERS) {
+		if (kind == SOCK_KIND_POINTERS) {
 			rec += SOCK_REC_TCP_OWN;
 			end = memchr(rec, '\n', buf + len - rec);
 			if (!end)
