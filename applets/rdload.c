@@ -28,6 +28,7 @@
 #include <linux/fs.h>
 
 
+#include "blkspan.h"
 #include "kit.h"
 #include "rdimage.h"
 
@@ -59,7 +60,9 @@ struct volumes {
 	int count, opened;
 	int fd;			/* the volume being read, or -1 */
 	bool prompt;
-	struct stat target;	/* never read it as a volume */
+	const char *target_path;	/* NULL: -i, no target */
+	struct stat target_st;		/* st_mode 0: none yet */
+	struct blkspans target;	/* never read a volume that shares a byte */
 	bool progress;
 };
 
@@ -101,17 +104,47 @@ static bool same_file(const struct stat *a, const struct stat *b)
 	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
 }
 
-/* Whether fd is the target (whose stat is *target, once it is open). */
-static bool is_target(int fd, const struct stat *target)
+/*
+ * Whether the volume (st, named path) shares storage with the target:
+ * the same file however named (a hard link, /proc/self/fd/N), the same
+ * device, or bytes held below one or the other (a loop device's backing
+ * file, a partition's disk, a device-mapper linear target).  -1 when it
+ * does, or when what lies below cannot be told: the one-line reason, with
+ * its remedy, in ld->error.
+ */
+static int check_target_overlap(struct load *ld, const struct volumes *v,
+				const char *path, const struct stat *st)
 {
-	struct stat st;
+	struct blkspans volume = { .span = NULL };
+	const struct blkspan *in, *out;
+	uint64_t start, end;
+	int ret = 0;
 
-	return !fstat(fd, &st) && same_file(&st, target);
+	if (same_file(st, &v->target_st))
+		return rd_fail(ld, "%s is the target itself: load it into "
+			       "another TARGET", path);
+	if (!v->target.count)	/* no target yet, or -i */
+		return 0;
+	if (blkspans_of(&volume, st, path)) {
+		ret = rd_fail(ld, "cannot tell whether %s shares storage with "
+			      "the target %s: %s", path, v->target_path,
+			      volume.error);
+	} else if (blkspans_overlap(&volume, &v->target, &in, &out, &start,
+				    &end)) {
+		ret = rd_fail(ld, "%s and the target %s share bytes %llu-%llu "
+			      "of %s: load it into another TARGET", path,
+			      v->target_path, (unsigned long long)start,
+			      (unsigned long long)end - 1,
+			      out->depth ? in->name : out->name);
+	}
+	blkspans_free(&volume);
+	return ret;
 }
 
 static int open_volume(struct load *ld, struct volumes *v)
 {
 	const char *path = v->paths[v->opened];
+	struct stat st;
 
 	if (v->opened && v->prompt && ask_for_volume(ld, v))
 		return -1;
@@ -119,9 +152,10 @@ static int open_volume(struct load *ld, struct volumes *v)
 	if (v->fd < 0)
 		return rd_fail(ld, "cannot open %s: %s", path, strerror(errno));
 	v->opened++;
-	if (is_target(v->fd, &v->target))
-		return rd_fail(ld, "%s is the target itself", path);
-	return 0;
+	if (fstat(v->fd, &st))
+		return rd_fail(ld, "cannot stat %s: %s", path, strerror(errno));
+	/* A changed medium is checked as it comes (--prompt). */
+	return check_target_overlap(ld, v, path, &st);
 }
 
 /* The volumes, one after another, as one stream. */
@@ -537,12 +571,11 @@ static int parse_options(int argc, char **argv, struct options *o)
 
 /*
  * Before anything is written, each volume that is there: data to read
- * (not a directory), and not the target, however named (a hard link,
- * /proc/self/fd/N).  Returns the bytes of a volume that is a file, else
- * UINT64_MAX.
+ * (not a directory), and not the target, nor sharing storage with it.
+ * Returns the bytes of a volume that is a file, else UINT64_MAX.
  */
-static uint64_t check_volume(const char *path, const struct stat *target,
-			     bool must_exist)
+static uint64_t check_volume(struct load *ld, const struct volumes *v,
+			     const char *path, bool must_exist)
 {
 	struct stat st;
 
@@ -554,10 +587,19 @@ static uint64_t check_volume(const char *path, const struct stat *target,
 	if (S_ISDIR(st.st_mode))
 		die("%s is a directory: each IMAGE is a file or a device",
 		    path);
-	if (same_file(&st, target))
-		die("%s is the target itself: load it into another TARGET",
-		    path);
+	if (check_target_overlap(ld, v, path, &st))
+		die("%s", ld->error);
 	return S_ISREG(st.st_mode) ? (uint64_t)st.st_size : UINT64_MAX;
+}
+
+/* Where the target's bytes lie, from st; dies when it cannot tell. */
+static void target_spans(struct volumes *v, const struct stat *st)
+{
+	v->target_st = *st;
+	blkspans_free(&v->target);
+	if (blkspans_of(&v->target, st, v->target_path))
+		die("cannot tell what holds the target %s: %s", v->target_path,
+		    v->target.error);
 }
 
 /*
@@ -565,16 +607,16 @@ static uint64_t check_volume(const char *path, const struct stat *target,
  * unknown (a device, a medium still to insert).  Changed media appear
  * when asked for (--prompt); other volumes must exist now.
  */
-static uint64_t check_volumes(struct volumes *v, const char *target)
+static uint64_t check_volumes(struct load *ld, struct volumes *v)
 {
 	uint64_t total = 0, len;
-	struct stat st = { .st_mode = 0 };
+	struct stat st;
 	int i;
 
-	if (stat(target, &st))
-		st.st_mode = 0;
+	if (v->target_path && !stat(v->target_path, &st))
+		target_spans(v, &st);
 	for (i = 0; i < v->count; i++) {
-		len = check_volume(v->paths[i], &st, !i || !v->prompt);
+		len = check_volume(ld, v, v->paths[i], !i || !v->prompt);
 		total = len > UINT64_MAX - total ? UINT64_MAX : total + len;
 	}
 	return v->prompt && v->count > 1 ? UINT64_MAX : total;
@@ -601,13 +643,15 @@ int rdload_main(int argc, char **argv)
 	struct volumes v = { .fd = -1 };
 	struct target t = { .fd = -1 };
 	struct load ld = { .read = volumes_read, .in_ctx = &v };
+	struct stat st;
 	int first = parse_options(argc, argv, &o);
 	int ret;
 
 	v.paths = argv + first;
 	v.count = argc - first;
 	v.prompt = o.prompt;
-	ld.input_len = check_volumes(&v, o.target);
+	v.target_path = o.identify ? NULL : o.target;	/* -i writes nothing */
+	ld.input_len = check_volumes(&ld, &v);
 	ld.start = (uint64_t)o.start * RD_BLOCK;
 	ld.say = o.quiet ? NULL : say_line;
 	ld.verify = o.verify;
@@ -625,8 +669,9 @@ int rdload_main(int argc, char **argv)
 		start_writer(&t);
 	else if (!o.verify)	/* --verify sums what goes through memory */
 		ld.splice = volumes_splice;
-	if (fstat(t.fd, &v.target))
+	if (fstat(t.fd, &st))
 		die_errno("cannot stat %s", t.path);
+	target_spans(&v, &st);
 	v.progress = !o.quiet && isatty(STDERR_FILENO);
 	ld.progress = v.progress ? show_progress : NULL;
 	ret = rd_load(&ld);
@@ -640,5 +685,6 @@ int rdload_main(int argc, char **argv)
 	}
 	rd_say_done(&ld, v.opened);
 	rd_free(&ld);
+	blkspans_free(&v.target);
 	return 0;
 }

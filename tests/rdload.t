@@ -446,6 +446,128 @@ run_rdload -o "$big" "$work/p.0" "$work"
 refused "rdload: a directory as volume 2: refused before writing" "$big" \
 	"$work is a directory: each IMAGE is a file or a device$"
 
+# ---- Storage shared below a name: loop devices, partitions ----
+
+# The target and a volume that share storage through a loop device (its
+# backing file, from its offset, up to its size), a partition (its disk,
+# from its start) or both, chained, are refused before anything is
+# written; only bytes that they provably do not share are allowed.
+# shared_refused NAME FILE ORIG PATTERN ARGS...: rdload ARGS fails with
+# the one line "rdload: PATTERN", FILE, the storage below, is still ORIG.
+shared_refused() {
+	local name=$1 file=$2 orig=$3 pat=$4
+
+	shift 4
+	run_rdload "$@"
+	if [ "$status" = 1 ] && [ "$(wc -l <"$work/err")" = 1 ] &&
+	   grep -Eqx -- "rdload: $pat" "$work/err" && cmp -s "$file" "$orig"; then
+		pass "$name"
+	else
+		fail "$name" "exit $status" "stderr: $(cat "$work/err")" \
+			"want: rdload: $pat" \
+			"$(cmp "$file" "$orig" 2>&1)"
+	fi
+}
+# shared_loaded NAME TARGET RAW INPUT ORIG ARGS...: rdload ARGS loads RAW
+# into TARGET, and INPUT, the volume, still reads as ORIG.
+shared_loaded() {
+	local name=$1 target=$2 raw=$3 input=$4 orig=$5
+
+	shift 5
+	run_rdload "$@"
+	if [ "$status" = 0 ] && cmp -s -n "$(stat -c %s "$raw")" "$raw" "$target" &&
+	   cmp -s "$input" "$orig"; then
+		pass "$name"
+	else
+		fail "$name" "exit $status" "stderr: $(cat "$work/err")"
+	fi
+}
+# v.gz: a gzip'd ext2, padded to 6 MiB, so that a loop device over it can
+# take the image.
+v=$work/v.gz
+gzip -nc "$img/ext2.img" >"$v"
+truncate -s 6M "$v"
+cp "$v" "$work/v.orig"
+vloop=$(losetup -f --show "$v")
+loops+=("$vloop")
+shared_refused "rdload: into a loop device backed by the image: refused, image unchanged" \
+	"$v" "$work/v.orig" \
+	"$v and the target $vloop share bytes 0-6291455 of $v: load it into another TARGET" \
+	-o "$vloop" "$v"
+vro=$(losetup -r -f --show "$v")
+loops+=("$vro")
+shared_refused "rdload: -f into the file backing the input loop device: refused, unchanged" \
+	"$v" "$work/v.orig" \
+	"$vro and the target $v share bytes 0-6291455 of $v: load it into another TARGET" \
+	-f -o "$v" "$vro"
+vloop2=$(losetup -f --show "$vloop")
+loops+=("$vloop2")
+shared_refused "rdload: into a loop device of a loop device of the image: refused" \
+	"$v" "$work/v.orig" \
+	"$v and the target $vloop2 share bytes 0-6291455 of $v: load it into another TARGET" \
+	-o "$vloop2" "$v"
+
+# Loop devices over one file at offsets: [0, 1M) and [1M, 2M) share no
+# byte, [512K, 1.5M) shares with both.  The image is in the second.
+halves=$work/halves
+head -c 2M "$work/pattern" >"$halves"
+dd if="$img/e463.img" of="$halves" bs=1M seek=1 conv=notrunc status=none
+first=$(losetup -f --show --sizelimit 1M "$halves")
+loops+=("$first")
+second=$(losetup -f --show -o 1M "$halves")
+loops+=("$second")
+middle=$(losetup -f --show -o 512K --sizelimit 1M "$halves")
+loops+=("$middle")
+tail -c 1M "$halves" >"$work/second.orig"
+shared_loaded "rdload: loop devices over one file, bytes apart: loaded" \
+	"$first" "$img/e463.img" "$second" "$work/second.orig" -o "$first" "$second"
+cp "$halves" "$work/halves.orig"
+shared_refused "rdload: loop devices over one file, half their bytes shared: refused" \
+	"$halves" "$work/halves.orig" \
+	"$second and the target $middle share bytes 1048576-1572863 of $halves: load it into another TARGET" \
+	-o "$middle" "$second"
+
+# A disk image with two 1 MiB partitions, at 1 MiB and 2 MiB, over a loop
+# device: its partitions, and the disk, and the file.  Kernels without
+# the DOS partition parser take them by partx (BLKPG).
+disk=$work/disk
+head -c 4M "$work/pattern" >"$disk"
+printf 'label: dos\n2048,2048\n4096,2048\n' | sfdisk -q "$disk"
+dd if="$img/e463.img" of="$disk" bs=1M seek=1 conv=notrunc status=none
+dloop=$(losetup -P -f --show "$disk")
+loops+=("$dloop")
+[ -b "${dloop}p1" ] || partx -a "$dloop"
+p1=${dloop}p1 p2=${dloop}p2
+cp "$disk" "$work/disk.orig"
+cat "$p1" >"$work/p1.orig"
+shared_refused "rdload: into the disk from its partition: refused" \
+	"$disk" "$work/disk.orig" \
+	"$p1 and the target $dloop share bytes 1048576-2097151 of $disk: load it into another TARGET" \
+	-o "$dloop" "$p1"
+shared_refused "rdload: into a partition from its disk: refused" \
+	"$disk" "$work/disk.orig" \
+	"$dloop and the target $p1 share bytes 1048576-2097151 of $disk: load it into another TARGET" \
+	-o "$p1" "$dloop"
+shared_refused "rdload: -f into the file under the partition's loop device: refused" \
+	"$disk" "$work/disk.orig" \
+	"$p1 and the target $disk share bytes 1048576-2097151 of $disk: load it into another TARGET" \
+	-f -o "$disk" "$p1"
+# Another loop device over the disk file, from 2 MiB on: apart from
+# partition 1; from 1.5 MiB on, shared.
+apart=$(losetup -f --show -o 2M "$disk")
+loops+=("$apart")
+shared_loaded "rdload: a loop device apart from the partition, over its file: loaded" \
+	"$apart" "$img/e463.img" "$p1" "$work/p1.orig" -o "$apart" "$p1"
+cp "$disk" "$work/disk.orig"
+within=$(losetup -f --show -o 1536K "$disk")
+loops+=("$within")
+shared_refused "rdload: a loop device over the partition's last half: refused" \
+	"$disk" "$work/disk.orig" \
+	"$p1 and the target $within share bytes 1572864-2097151 of $disk: load it into another TARGET" \
+	-o "$within" "$p1"
+shared_loaded "rdload: partition 2 from partition 1 of one disk: loaded" \
+	"$p2" "$img/e463.img" "$p1" "$work/p1.orig" -o "$p2" "$p1"
+
 # Only /dev/ramN is made as a device node: a ram1 elsewhere is a file
 # with -f, and does not exist without it.
 mkdir "$work/outdir"
