@@ -446,6 +446,30 @@ run_rdload -o "$big" "$work/p.0" "$work"
 refused "rdload: a directory as volume 2: refused before writing" "$big" \
 	"$work is a directory: each IMAGE is a file or a device$"
 
+# A later volume of --prompt, absent when the volumes were checked, is
+# checked when it is opened: here it appears as a hard link to the target
+# while rdload waits for ENTER.  Volume 1 is written; nothing after it.
+split_volumes ext2.img.gz 2
+later=$work/later.target
+head -c 8M "$work/pattern" >"$later"
+rm -f "$work/later.vol2" "$work/enter"
+mkfifo "$work/enter"
+setsid -w "$KIT" rdload -f --prompt -o "$later" "$work/vol.1" \
+	"$work/later.vol2" <"$work/enter" >"$work/out" 2>"$work/err" &
+rdload_pid=$!
+exec 7>"$work/enter"
+for i in $(seq 100); do
+	grep -q "insert disk #2" "$work/err" && break
+	sleep 0.1
+done
+ln "$later" "$work/later.vol2"
+echo >&7
+exec 7>&-
+wait "$rdload_pid"
+status=$?
+refused "rdload: --prompt: a later volume that appears as the target is refused when opened" \
+	"$later" "$work/later.vol2 is the target itself: load it into another TARGET; [0-9]+ bytes written to $later$"
+
 # ---- Storage shared below a name: loop devices, partitions ----
 
 # The target and a volume that share storage through a loop device (its
