@@ -4,7 +4,7 @@
 # compared byte for byte and mounted (Debian builds no cramfs: that one is
 # compared only); the default target /dev/ram0, created when missing; a
 # brd too small; a mounted one; device-mapper devices that lose writes or
-# fail them.  Each target holds a known pattern first:
+# fail them, and linear ones over a brd that a load must not overwrite.  Each target holds a known pattern first:
 # only what rdload wrote may change.  crc32c_generic: ext4 (which mounts
 # ext2 too) wants the crc32c hash, and no module depends on it.
 . /tests/lib.sh
@@ -137,5 +137,38 @@ if dev=$($DM create kit-fail "0 4096 linear /dev/ram0 0" "4096 12288 error"); th
 else
 	fail "dmtable: a device of brd and error"
 fi
+# Device-mapper linear targets over one brd: [0, 1M), [1M, 2M) and
+# [512K, 1.5M) of it.  Bytes apart are loaded; shared ones are refused
+# before anything is written, and so is the brd under a target.
+brd 1 2048
+fill /dev/ram0
+dd if="$D/ext2.img" of=/dev/ram0 bs=1M seek=1 conv=notrunc 2>/dev/null
+first=$($DM create kit-first "0 2048 linear /dev/ram0 0")
+second=$($DM create kit-second "0 2048 linear /dev/ram0 2048")
+middle=$($DM create kit-middle "0 2048 linear /dev/ram0 1024")
+if [ -n "$first" ] && [ -n "$second" ] && [ -n "$middle" ]; then
+	sum=$(md5sum <"$second")
+	run_rdload -o "$first" "$second"
+	[ "$status" = 0 ] && cmp -s "$D/ext2.img" "$first" &&
+	   [ "$(md5sum <"$second")" = "$sum" ] &&
+		pass "rdload: dm linear targets over one brd, bytes apart: loaded" ||
+		fail "rdload: dm linear targets over one brd, bytes apart: loaded" \
+			"exit $status" "$(cat "$T/err")"
+	sum=$(md5sum </dev/ram0)
+	expect_err "rdload: dm linear targets over one brd, bytes shared: refused" \
+		1 "^rdload: $second and the target $middle share bytes 1048576-1572863 of /dev/ram0: load it into another TARGET\$" \
+		$KIT rdload -o "$middle" "$second"
+	expect_err "rdload: into a dm linear target from the brd under it: refused" \
+		1 "^rdload: /dev/ram0 and the target $second share bytes 1048576-2097151 of /dev/ram0: load it into another TARGET\$" \
+		$KIT rdload -o "$second" /dev/ram0
+	[ "$(md5sum </dev/ram0)" = "$sum" ] &&
+		pass "rdload: refused over dm: the brd unchanged" ||
+		fail "rdload: refused over dm: the brd unchanged"
+else
+	fail "dmtable: linear devices over brd" "$first $second $middle"
+fi
+for name in kit-first kit-second kit-middle; do
+	$DM remove "$name" 2>/dev/null
+done
 rmmod brd
 echo "rdload: guest checks took $(($(date +%s) - t0))s"
