@@ -17,11 +17,12 @@ work=$(mktemp -d /tmp/kit-rdload.XXXXXX)
 mnt=$work/mnt
 loops=() zram=
 cleanup() {
-	local l
+	local i
 
 	mountpoint -q "$mnt" && umount "$mnt"
-	for l in "${loops[@]}"; do
-		losetup -d "$l"
+	# The last first: a loop device may be over an earlier one.
+	for ((i = ${#loops[@]} - 1; i >= 0; i--)); do
+		losetup -d "${loops[i]}"
 	done
 	if [ -n "$zram" ]; then
 		echo 1 >"/sys/block/zram$zram/reset"
@@ -44,11 +45,17 @@ head -c 16M /dev/urandom >"$work/pattern"
 # For tests/rdcheck.sh: fill, untouched_past, loaded, reads_back.
 RD_PATTERN=$work/pattern RD_TMP=$work RD_MNT=$mnt RD_TREE=$img/tree
 
+# loop_over VAR ARGS...: a loop device set up by losetup ARGS, its name in
+# VAR, detached at the end.
+loop_over() {
+	printf -v "$1" %s "$(losetup -f --show "${@:2}")"
+	loops+=("${!1}")
+}
+
 # new_loop VAR MIB: a loop device of MIB MiB, its name in VAR.
 new_loop() {
 	truncate -s "$2M" "$work/$1.back"
-	printf -v "$1" %s "$(losetup -f --show "$work/$1.back")"
-	loops+=("${!1}")
+	loop_over "$1" "$work/$1.back"
 }
 new_loop big 16
 new_loop small 2
@@ -57,6 +64,29 @@ new_loop small 2
 # new session (setsid): --prompt reads /dev/tty when there is one.
 run_rdload() {
 	setsid -w "$KIT" rdload "$@" >"$work/out" 2>"$work/err"
+	status=$?
+}
+
+# at_prompt CMD ARGS...: run_rdload ARGS (--prompt among them), with CMD
+# run while rdload waits for volume 2, before ENTER.
+at_prompt() {
+	local cmd=$1 pid i
+
+	shift
+	rm -f "$work/enter"
+	mkfifo "$work/enter"
+	setsid -w "$KIT" rdload "$@" <"$work/enter" >"$work/out" \
+		2>"$work/err" &
+	pid=$!
+	exec 7>"$work/enter"
+	for i in $(seq 100); do
+		grep -q "insert disk #2" "$work/err" && break
+		sleep 0.1
+	done
+	$cmd
+	echo >&7
+	exec 7>&-
+	wait "$pid"
 	status=$?
 }
 
@@ -452,21 +482,9 @@ refused "rdload: a directory as volume 2: refused before writing" "$big" \
 split_volumes ext2.img.gz 2
 later=$work/later.target
 head -c 8M "$work/pattern" >"$later"
-rm -f "$work/later.vol2" "$work/enter"
-mkfifo "$work/enter"
-setsid -w "$KIT" rdload -f --prompt -o "$later" "$work/vol.1" \
-	"$work/later.vol2" <"$work/enter" >"$work/out" 2>"$work/err" &
-rdload_pid=$!
-exec 7>"$work/enter"
-for i in $(seq 100); do
-	grep -q "insert disk #2" "$work/err" && break
-	sleep 0.1
-done
-ln "$later" "$work/later.vol2"
-echo >&7
-exec 7>&-
-wait "$rdload_pid"
-status=$?
+link_later() { ln "$later" "$work/later.vol2"; }
+rm -f "$work/later.vol2"
+at_prompt link_later -f --prompt -o "$later" "$work/vol.1" "$work/later.vol2"
 refused "rdload: --prompt: a later volume that appears as the target is refused when opened" \
 	"$later" "$work/later.vol2 is the target itself: load it into another TARGET; [0-9]+ bytes written to $later$"
 
@@ -476,34 +494,31 @@ refused "rdload: --prompt: a later volume that appears as the target is refused 
 # backing file, from its offset, up to its size), a partition (its disk,
 # from its start) or both, chained, are refused before anything is
 # written; only bytes that they provably do not share are allowed.
-# shared_refused NAME FILE ORIG PATTERN ARGS...: rdload ARGS fails with
-# the one line "rdload: PATTERN", FILE, the storage below, is still ORIG.
+# shared_refused NAME FILE ORIG TARGET VOLUME BYTES [-f]: rdload -o TARGET
+# VOLUME fails with one line, that they share BYTES ("A-B of BASE"), and
+# FILE, the storage below, is still ORIG.
 shared_refused() {
-	local name=$1 file=$2 orig=$3 pat=$4
+	local name=$1 file=$2 orig=$3 target=$4 vol=$5
+	local want="$5 and the target $4 share bytes $6: load it into another TARGET"
 
-	shift 4
-	run_rdload "$@"
-	if [ "$status" = 1 ] && [ "$(wc -l <"$work/err")" = 1 ] &&
-	   grep -Eqx -- "rdload: $pat" "$work/err" && cmp -s "$file" "$orig"; then
+	run_rdload $7 -o "$target" "$vol"
+	if [ "$status" = 1 ] && [ "$(cat "$work/err")" = "rdload: $want" ] &&
+	   cmp -s "$file" "$orig"; then
 		pass "$name"
 	else
 		fail "$name" "exit $status" "stderr: $(cat "$work/err")" \
-			"want: rdload: $pat" \
-			"$(cmp "$file" "$orig" 2>&1)"
+			"want: rdload: $want" "$(cmp "$file" "$orig" 2>&1)"
 	fi
 }
-# shared_loaded NAME TARGET RAW INPUT ORIG ARGS...: rdload ARGS loads RAW
-# into TARGET, and INPUT, the volume, still reads as ORIG.
+# shared_loaded NAME TARGET VOLUME ORIG: rdload -o TARGET VOLUME loads
+# e463.img, the image in VOLUME, which still reads as ORIG.
 shared_loaded() {
-	local name=$1 target=$2 raw=$3 input=$4 orig=$5
-
-	shift 5
-	run_rdload "$@"
-	if [ "$status" = 0 ] && cmp -s -n "$(stat -c %s "$raw")" "$raw" "$target" &&
-	   cmp -s "$input" "$orig"; then
-		pass "$name"
+	run_rdload -o "$2" "$3"
+	if [ "$status" = 0 ] && cmp -s -n "$(stat -c %s "$img/e463.img")" \
+	   "$img/e463.img" "$2" && cmp -s "$3" "$4"; then
+		pass "$1"
 	else
-		fail "$name" "exit $status" "stderr: $(cat "$work/err")"
+		fail "$1" "exit $status" "stderr: $(cat "$work/err")"
 	fi
 }
 # v.gz: a gzip'd ext2, padded to 6 MiB, so that a loop device over it can
@@ -512,44 +527,30 @@ v=$work/v.gz
 gzip -nc "$img/ext2.img" >"$v"
 truncate -s 6M "$v"
 cp "$v" "$work/v.orig"
-vloop=$(losetup -f --show "$v")
-loops+=("$vloop")
+loop_over vloop "$v"
 shared_refused "rdload: into a loop device backed by the image: refused, image unchanged" \
-	"$v" "$work/v.orig" \
-	"$v and the target $vloop share bytes 0-6291455 of $v: load it into another TARGET" \
-	-o "$vloop" "$v"
-vro=$(losetup -r -f --show "$v")
-loops+=("$vro")
+	"$v" "$work/v.orig" "$vloop" "$v" "0-6291455 of $v"
+loop_over vro -r "$v"
 shared_refused "rdload: -f into the file backing the input loop device: refused, unchanged" \
-	"$v" "$work/v.orig" \
-	"$vro and the target $v share bytes 0-6291455 of $v: load it into another TARGET" \
-	-f -o "$v" "$vro"
-vloop2=$(losetup -f --show "$vloop")
-loops+=("$vloop2")
+	"$v" "$work/v.orig" "$v" "$vro" "0-6291455 of $v" -f
+loop_over vloop2 "$vloop"
 shared_refused "rdload: into a loop device of a loop device of the image: refused" \
-	"$v" "$work/v.orig" \
-	"$v and the target $vloop2 share bytes 0-6291455 of $v: load it into another TARGET" \
-	-o "$vloop2" "$v"
+	"$v" "$work/v.orig" "$vloop2" "$v" "0-6291455 of $v"
 
 # Loop devices over one file at offsets: [0, 1M) and [1M, 2M) share no
 # byte, [512K, 1.5M) shares with both.  The image is in the second.
 halves=$work/halves
 head -c 2M "$work/pattern" >"$halves"
 dd if="$img/e463.img" of="$halves" bs=1M seek=1 conv=notrunc status=none
-first=$(losetup -f --show --sizelimit 1M "$halves")
-loops+=("$first")
-second=$(losetup -f --show -o 1M "$halves")
-loops+=("$second")
-middle=$(losetup -f --show -o 512K --sizelimit 1M "$halves")
-loops+=("$middle")
+loop_over first --sizelimit 1M "$halves"
+loop_over second -o 1M "$halves"
+loop_over middle -o 512K --sizelimit 1M "$halves"
 tail -c 1M "$halves" >"$work/second.orig"
 shared_loaded "rdload: loop devices over one file, bytes apart: loaded" \
-	"$first" "$img/e463.img" "$second" "$work/second.orig" -o "$first" "$second"
+	"$first" "$second" "$work/second.orig"
 cp "$halves" "$work/halves.orig"
 shared_refused "rdload: loop devices over one file, half their bytes shared: refused" \
-	"$halves" "$work/halves.orig" \
-	"$second and the target $middle share bytes 1048576-1572863 of $halves: load it into another TARGET" \
-	-o "$middle" "$second"
+	"$halves" "$work/halves.orig" "$middle" "$second" "1048576-1572863 of $halves"
 
 # A disk image with two 1 MiB partitions, at 1 MiB and 2 MiB, over a loop
 # device: its partitions, and the disk, and the file.  Kernels without
@@ -558,39 +559,28 @@ disk=$work/disk
 head -c 4M "$work/pattern" >"$disk"
 printf 'label: dos\n2048,2048\n4096,2048\n' | sfdisk -q "$disk"
 dd if="$img/e463.img" of="$disk" bs=1M seek=1 conv=notrunc status=none
-dloop=$(losetup -P -f --show "$disk")
-loops+=("$dloop")
+loop_over dloop -P "$disk"
 [ -b "${dloop}p1" ] || partx -a "$dloop"
 p1=${dloop}p1 p2=${dloop}p2
 cp "$disk" "$work/disk.orig"
 cat "$p1" >"$work/p1.orig"
 shared_refused "rdload: into the disk from its partition: refused" \
-	"$disk" "$work/disk.orig" \
-	"$p1 and the target $dloop share bytes 1048576-2097151 of $disk: load it into another TARGET" \
-	-o "$dloop" "$p1"
+	"$disk" "$work/disk.orig" "$dloop" "$p1" "1048576-2097151 of $disk"
 shared_refused "rdload: into a partition from its disk: refused" \
-	"$disk" "$work/disk.orig" \
-	"$dloop and the target $p1 share bytes 1048576-2097151 of $disk: load it into another TARGET" \
-	-o "$p1" "$dloop"
+	"$disk" "$work/disk.orig" "$p1" "$dloop" "1048576-2097151 of $disk"
 shared_refused "rdload: -f into the file under the partition's loop device: refused" \
-	"$disk" "$work/disk.orig" \
-	"$p1 and the target $disk share bytes 1048576-2097151 of $disk: load it into another TARGET" \
-	-f -o "$disk" "$p1"
+	"$disk" "$work/disk.orig" "$disk" "$p1" "1048576-2097151 of $disk" -f
 # Another loop device over the disk file, from 2 MiB on: apart from
 # partition 1; from 1.5 MiB on, shared.
-apart=$(losetup -f --show -o 2M "$disk")
-loops+=("$apart")
+loop_over apart -o 2M "$disk"
 shared_loaded "rdload: a loop device apart from the partition, over its file: loaded" \
-	"$apart" "$img/e463.img" "$p1" "$work/p1.orig" -o "$apart" "$p1"
+	"$apart" "$p1" "$work/p1.orig"
 cp "$disk" "$work/disk.orig"
-within=$(losetup -f --show -o 1536K "$disk")
-loops+=("$within")
+loop_over within -o 1536K "$disk"
 shared_refused "rdload: a loop device over the partition's last half: refused" \
-	"$disk" "$work/disk.orig" \
-	"$p1 and the target $within share bytes 1572864-2097151 of $disk: load it into another TARGET" \
-	-o "$within" "$p1"
+	"$disk" "$work/disk.orig" "$within" "$p1" "1572864-2097151 of $disk"
 shared_loaded "rdload: partition 2 from partition 1 of one disk: loaded" \
-	"$p2" "$img/e463.img" "$p1" "$work/p1.orig" -o "$p2" "$p1"
+	"$p2" "$p1" "$work/p1.orig"
 
 # Only /dev/ramN is made as a device node: a ram1 elsewhere is a file
 # with -f, and does not exist without it.
@@ -641,8 +631,7 @@ for name in ram010 ram1x ram+1 ram1048576; do
 done
 
 # A read-only device: refused before writing, saying how to fix it.
-ro=$(losetup -r -f --show "$work/big.back")
-loops+=("$ro")
+loop_over ro -r "$work/big.back"
 fill "$big"
 run_rdload -o "$ro" "$img/ext2.img"
 refused "rdload: a read-only loop device: refused before writing" "$big" \
@@ -668,21 +657,12 @@ fi
 # rdload waits for volume 2, MiB 1 of the device is overwritten behind its
 # back.  The error names that MiB.
 split -b 2M -d -a 1 "$img/ext2.img" "$work/half."
-mkfifo "$work/enter"
 fill "$big"
-setsid -w "$KIT" rdload --verify --prompt -o "$big" "$work/half.0" \
-	"$work/half.1" <"$work/enter" >"$work/out" 2>"$work/err" &
-rdload_pid=$!
-exec 7>"$work/enter"
-for i in $(seq 100); do
-	grep -q "insert disk #2" "$work/err" && break
-	sleep 0.1
-done
-head -c 1M /dev/zero | dd of="$big" bs=1M seek=1 conv=notrunc,fsync status=none
-echo >&7
-exec 7>&-
-wait "$rdload_pid"
-status=$?
+zero_mib1() {
+	head -c 1M /dev/zero |
+		dd of="$big" bs=1M seek=1 conv=notrunc,fsync status=none
+}
+at_prompt zero_mib1 --verify --prompt -o "$big" "$work/half.0" "$work/half.1"
 refused "rdload: --verify names MiB 1, changed behind its back" "$big" \
 	"verify failed: $big reads back other bytes than were written, in MiB 1 \(bytes 1048576-2097151\); 4194304 bytes written"
 
