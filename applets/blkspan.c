@@ -320,7 +320,7 @@ static int follow_dm(struct blkspans *spans, dev_t dev, uint64_t start,
 	const size_t size = 16384;
 	const struct dm_target_spec *spec;
 	struct dm_ioctl *io = malloc(size);
-	uint64_t first, last;
+	uint64_t first, last, from, to;
 	int ret = 0;
 	uint32_t i;
 
@@ -334,12 +334,11 @@ static int follow_dm(struct blkspans *spans, dev_t dev, uint64_t start,
 	for (i = 0; i < io->target_count && !ret; i++) {
 		first = spec->sector_start * SECTOR_BYTES;
 		last = first + spec->length * SECTOR_BYTES;
-		if (start < last && end > first)
-			ret = follow_target(spans, dev, spec,
-					    (start > first ? start : first) -
-					    first,
-					    (end < last ? end : last) - first,
-					    depth);
+		from = start > first ? start : first;
+		to = end < last ? end : last;
+		if (from < to)
+			ret = follow_target(spans, dev, spec, from - first,
+					    to - first, depth);
 		/* In a reply, next counts from the data's start. */
 		spec = (const void *)((char *)io + io->data_start +
 				      spec->next);
