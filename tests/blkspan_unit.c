@@ -60,6 +60,34 @@ static void device(const char *dir, unsigned int maj, unsigned int min,
 	link_to(link, path);
 }
 
+/* Partition N of sda, 1 MiB from sector START, as sysfs shows one. */
+static void partition(unsigned int n, const char *start)
+{
+	char dir[32], path[64], text[16];
+
+	snprintf(dir, sizeof(dir), "sda/sda%u", n);
+	device(dir, 8, n, "2048\n");
+	snprintf(path, sizeof(path), "devices/%s/partition", dir);
+	snprintf(text, sizeof(text), "%u\n", n);
+	put(path, text);
+	snprintf(path, sizeof(path), "devices/%s/start", dir);
+	put(path, start);
+}
+
+/* mdN (9:N), stacked over UNDER (a link from its slaves/). */
+static void stacked(unsigned int n, const char *under)
+{
+	char dir[32], path[64];
+
+	snprintf(dir, sizeof(dir), "md%u", n);
+	device(dir, 9, n, "2048\n");
+	snprintf(path, sizeof(path), "devices/%s/slaves/.keep", dir);
+	put(path, "");
+	snprintf(path, sizeof(path), "devices/%s/slaves/%s", dir,
+		 strrchr(under, '/') + 1);
+	link_to(under, path);
+}
+
 static void fake_sysfs(void)
 {
 	if (!mkdtemp(root)) {
@@ -69,18 +97,10 @@ static void fake_sysfs(void)
 	put("dev/block/.keep", "");
 	device("sda", 8, 0, "8192\n");
 	put("devices/sda/uevent", "MAJOR=8\nMINOR=0\nDEVNAME=sda\n");
-	device("sda/sda1", 8, 1, "2048\n");
-	put("devices/sda/sda1/partition", "1\n");
-	put("devices/sda/sda1/start", "2048\n");
-	device("sda/sda2", 8, 2, "2048\n");
-	put("devices/sda/sda2/partition", "2\n");
-	put("devices/sda/sda2/start", "4096\n");
-	device("md0", 9, 0, "2048\n");
-	put("devices/md0/slaves/.keep", "");
-	link_to("../../sda/sda2", "devices/md0/slaves/sda2");
-	device("md1", 9, 1, "2048\n");
-	put("devices/md1/slaves/.keep", "");
-	link_to("../../md1", "devices/md1/slaves/md1");
+	partition(1, "2048\n");
+	partition(2, "4096\n");
+	stacked(0, "../../sda/sda2");
+	stacked(1, "../../md1");	/* over itself: a loop */
 	device("bad", 9, 2, "lots\n");
 	setenv("KIT_SYSFS", root, 1);
 }
