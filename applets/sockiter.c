@@ -309,7 +309,7 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 	opt_exclusive("NA");
 	if (it->netns && !*it->netns)
 		die_usage("-N takes a network namespace: a name in /run/netns, "
-			  "a path or a PID");
+			  "a path or pid:PID");
 	f->families = families ? families : 3;
 	if ((it->dry_run || all) && !it->kill)
 		die_usage("%s goes with kill", it->dry_run ? "-n" : "--all");
@@ -921,18 +921,54 @@ static void enter_netns(int fd, const char *what)
 	close(fd);
 }
 
-/* -N NAME, PATH or PID */
+static bool all_digits(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/*
+ * -N SPEC's path into path: a path as it is; pid:PID the process's; a
+ * name in /run/netns.  An all-digit SPEC names the process only when no
+ * entry of /run/netns has that name (ip netns add takes "2", and PID 2 is
+ * kthreadd in the host's namespace); when both exist it is refused.
+ */
+static void netns_path(const char *spec, char *path, size_t size)
+{
+	char proc[32];
+	struct stat st;
+	bool named;
+
+	if (strchr(spec, '/')) {
+		snprintf(path, size, "%s", spec);
+		return;
+	}
+	if (!strncmp(spec, "pid:", 4)) {
+		if (!all_digits(spec + 4))
+			die_usage("-N pid:PID takes a process number, got '%s'",
+				  spec);
+		snprintf(path, size, "/proc/%s/ns/net", spec + 4);
+		return;
+	}
+	snprintf(path, size, "/run/netns/%s", spec);
+	if (!all_digits(spec))
+		return;
+	named = !lstat(path, &st);
+	snprintf(proc, sizeof(proc), "/proc/%.20s", spec);
+	if (named && !stat(proc, &st))
+		die_usage("-N %s is both /run/netns/%s and process %s: say "
+			  "-N /run/netns/%s or -N pid:%s", spec, spec, spec,
+			  spec, spec);
+	if (!named)
+		snprintf(path, size, "/proc/%s/ns/net", spec);
+}
+
+/* -N SPEC (netns_path()) */
 static void enter_named_netns(const char *spec)
 {
 	char path[PATH_MAX];
 	int fd;
 
-	if (strchr(spec, '/'))
-		snprintf(path, sizeof(path), "%s", spec);
-	else if (spec[0] && strspn(spec, "0123456789") == strlen(spec))
-		snprintf(path, sizeof(path), "/proc/%s/ns/net", spec);
-	else
-		snprintf(path, sizeof(path), "/run/netns/%s", spec);
+	netns_path(spec, path, sizeof(path));
 	fd = open_netns(path);
 	if (fd < 0)
 		die("unknown network namespace %s (%s: %s)", spec, path,
@@ -983,8 +1019,7 @@ static void add_netns_dir(struct netns_list *l, const char *dir, bool pids)
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
-		if (pids && strspn(e->d_name, "0123456789") !=
-			    strlen(e->d_name))
+		if (pids && !all_digits(e->d_name))
 			continue;
 		snprintf(path, sizeof(path), pids ? "%s/%s/ns/net" : "%s/%s",
 			 dir, e->d_name);

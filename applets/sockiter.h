@@ -24,7 +24,9 @@
 "  The sl column keeps /proc's numbers when rows are filtered out.\n" \
 "\n" \
 "Network namespaces:\n" \
-"  -N NETNS        walk NETNS: a name in /run/netns, a path, or a PID\n" \
+"  -N NETNS        walk NETNS: a name in /run/netns, a path such as\n" \
+"                  /proc/PID/ns/net, or pid:PID; a bare PID when no name\n" \
+"                  in /run/netns is that number (both: refused)\n" \
 "  --all-netns     walk every network namespace (/proc/*/ns/net and\n" \
 "                  /run/netns/*), each section after a line\n" \
 "                  \"# netns net:[INODE] LABEL\" (-j: a \"netns\" field)\n"

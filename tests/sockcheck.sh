@@ -440,6 +440,71 @@ check_no_iterator() {
 	fi
 }
 
+# name_netns NAME PID: /run/netns/NAME, a bind mount of PID's netns, as
+# `ip netns attach` makes it (the guests' busybox has no ip netns).
+name_netns() {
+	mkdir -p /run/netns && : >"/run/netns/$1" &&
+		mount -o bind "/proc/$2/ns/net" "/run/netns/$1"
+}
+
+unname_netns() {
+	umount "/run/netns/$1" 2>/dev/null
+	rm -f "/run/netns/$1"
+}
+
+# The inodes of the rows of -t output in file $1 (header and count
+# line left out), sorted.
+table_inodes() {
+	awk '$7 ~ /^[0-9]+$/ { print $7 }' "$1" | sort
+}
+
+# -N with an all-digit name (ip netns add takes "2"; PID 2 is kthreadd,
+# in the host's namespace): DIGITS, a name above any pid_max, is the
+# namespace in /run/netns, and kill through it closes that namespace's
+# sockets only; the zoo holder's pid as a name as well is refused (exit
+# 2, nothing listed), and pid:PID and /run/netns/NAME choose.
+check_netns_digits() {
+	local num=$((4194304 + $$)) zoo=$ZOO ns a=$APPLET
+
+	if ! hold unshare -n "$SOCKZOO" $P 2 6200 ||
+	   ! name_netns $num $HELD || ! name_netns $zoo $HELD; then
+		fail "$a -N DIGITS: name a netns $num and $zoo"
+		return
+	fi
+	ns=$HELD
+	ZOO=$ns
+	compare "$a -N DIGITS: the namespace of that name" "" \
+		"$KIT" $a -N $num
+	compare "$a -N /run/netns/PID: the namespace of that name" "" \
+		"$KIT" $a -N /run/netns/$zoo
+	ZOO=$zoo
+	compare "$a -N pid:PID: the process's namespace" "" \
+		"$KIT" $a -N pid:$zoo
+	expect_err "$a kill -n --all -N PID, also a name in /run/netns: refused" 2 \
+		"^$a: -N $zoo is both /run/netns/$zoo and process $zoo: say -N /run/netns/$zoo or -N pid:$zoo$" \
+		"$KIT" $a kill -n --all -N $zoo
+	# what kill lists is what it closed (a TCP peer reset meanwhile is
+	# gone before the walk reaches it): sockets of that namespace only
+	"$KIT" $a -t -N pid:$ns >"$W/before"
+	table_inodes "$W/before" >"$W/before.inodes"
+	"$KIT" $a kill --all -N $num >"$W/out" 2>"$W/err"
+	local status=$? n
+	n=$(table_inodes "$W/out" | wc -l)
+	if [ $status -ne 0 ] || [ -s "$W/err" ] || [ $n -eq 0 ] ||
+	   [ -n "$(table_inodes "$W/out" | awk 'NR == FNR { had[$1]; next }
+		!($1 in had)' "$W/before.inodes" -)" ] ||
+	   [ "$(tail -1 "$W/out")" != "closed $n sockets" ]; then
+		fail "$a kill --all -N DIGITS: closes that namespace's sockets, no other" \
+			"exit status $status, stderr: $(cat "$W/err")" \
+			"stdout:" "$(cat "$W/out")" \
+			"its sockets before:" "$(cat "$W/before")"
+	else
+		pass "$a kill --all -N DIGITS: closes that namespace's sockets, no other"
+	fi
+	unname_netns $num
+	unname_netns $zoo
+}
+
 # ---- kill, on sockzoo's victims (tests/sockzoo.c) in a netns of their
 # own, VICTIMS the holder's pid, reached with -N.
 
@@ -619,6 +684,7 @@ guest_main() {
 		[ $P = udp ] || check -s listening -t
 		[ $P = udp ] || check -6 -s listening -j
 		compare "$APPLET -N PID" "" "$KIT" "$APPLET" -N "$ZOO"
+		check_netns_digits
 		check_pin
 		check_kill
 		check_churn

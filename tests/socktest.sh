@@ -20,6 +20,8 @@ socktest_cleanup() {
 		kill "$pid" 2>/dev/null
 	done
 	ip netns del "$NSNAME" 2>/dev/null
+	unname_netns $((4194304 + $$))		# check_netns_digits's
+	unname_netns "$ZOO"
 	ip netns del "$ODDNAME" 2>/dev/null
 	rm -f "$STALE"
 	rmdir "$STALE-dir" 2>/dev/null
@@ -59,6 +61,7 @@ check_netns() {
 		"-t -s established" zoo_section --all-netns -t -s established
 	compare "$APPLET --all-netns -j: the zoo's objects" "-j" \
 		zoo_section --all-netns -j
+	check_netns_digits
 	check_all_netns
 	check_netns_json
 	check_netns_stale
@@ -330,7 +333,7 @@ check_errors() {
 	expect_err "$a: unknown netns name" 1 "^$a: .*nosuch-$$" \
 		"$KIT" $a -N nosuch-$$
 	expect_err "$a: netns of no process" 1 "^$a: " "$KIT" $a -N 999999999
-	expect_err "$a -N ''" 2 "^$a: -N takes a network namespace: a name in /run/netns, a path or a PID$" \
+	expect_err "$a -N ''" 2 "^$a: -N takes a network namespace: a name in /run/netns, a path or pid:PID$" \
 		"$KIT" $a -N ''
 	check_privileges
 	check_full_stdout
