@@ -1130,6 +1130,8 @@ static int kill_sockets(struct sockiter *it, const struct sockiter_loader *loade
 		warn_msg("closing %s", by_kfunc ? "with bpf_sock_destroy()" :
 			 "through inet_diag (no bpf_sock_destroy())");
 	link = by_kfunc ? attach(it, &prog) : load(it, loader, &prog);
+	if (it->owners)
+		sockiter_read_owners(it->verbose);
 	if (it->netns)
 		enter_named_netns(it->netns);
 	if (!it->dry_run && !by_kfunc) {

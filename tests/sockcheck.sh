@@ -587,6 +587,37 @@ kill_refused() {
 	fi
 }
 
+# kill_owners "ARGS" N: kill ARGS (-n -p) lists the N sockets -t -p
+# lists, each with its owners, users:(...) as -t -p shows them.
+kill_owners() {
+	local name="$APPLET kill $1: each socket with its owners"
+	local args
+	args=$(echo " $1 " | sed 's/ -n / /')
+
+	"$KIT" $APPLET -N "$VICTIMS" -t $args >"$W/want"
+	echo "would close $2 socket$([ $2 = 1 ] || echo s)" >>"$W/want"
+	"$KIT" $APPLET kill -N "$VICTIMS" $1 >"$W/out" 2>&1
+	if [ "$(grep -c ' users:((' "$W/out")" -ne $2 ] ||
+	   ! cmp -s "$W/want" "$W/out"; then
+		fail "$name" "want:" "$(cat "$W/want")" "got:" "$(cat "$W/out")"
+	else
+		pass "$name"
+	fi
+}
+
+# kill_owners_listed "ARGS": after kill_case, each row it listed ends
+# with the holder of the victims, as -t -p shows it.
+kill_owners_listed() {
+	local name="$APPLET kill $1: each socket closed listed with its owner"
+
+	if [ "$(sed '1d;$d' "$W/out" | grep -c '^[^	].* users:(("sockzoo",pid='"$VICTIMS"',fd=[0-9]*))$')" -ne \
+	     "$(sed '1d;$d' "$W/out" | grep -c '^[^	]')" ]; then
+		fail "$name" "$(cat "$W/out")"
+	else
+		pass "$name"
+	fi
+}
+
 check_kill() {
 	local a=$APPLET
 
@@ -606,6 +637,7 @@ check_kill() {
 "$("$KIT" $a -N "$VICTIMS" -t -s established --dport 5030)
 would close 2 sockets" \
 			"$KIT" $a kill -n -N "$VICTIMS" -s established --dport 5030
+		kill_owners "-n -p -s established --dport 5030" 2
 		victims_see "$a kill -n: the owners see nothing" \
 			"client4a open" "server4a open" "listener4 open"
 		kill_case "-s established --dport 5030" 2 \
@@ -615,7 +647,8 @@ would close 2 sockets" \
 			"server4a ECONNRESET" "server4b ECONNRESET" \
 			"client6 open" "server6 open" "listener4 open" \
 			"listener6 open"
-		kill_case "-6 -s listen" 1 "/^LISTEN \\[::1\\]/d"
+		kill_case "-p -6 -s listen" 1 "/^LISTEN \\[::1\\]/d"
+		kill_owners_listed "-p -6 -s listen"
 		# one bucket of the listening hash, over several reads: kernels
 		# that resume a walk by count skip some, the next pass closes them
 		kill_case "-s listen --sport 5034" 200 "/^LISTEN 127.0.0.1:5034 /d"
@@ -637,7 +670,9 @@ would close 2 sockets" \
 		fi
 	else
 		# bound sockets stay, unconnected
-		kill_case "--sport 5032" 1 ""
+		kill_owners "-n -p --sport 5032" 1
+		kill_case "-p --sport 5032" 1 ""
+		kill_owners_listed "-p --sport 5032"
 		victims_see "$a kill: the owner sees ECONNABORTED" \
 			"udp_bound ECONNABORTED" "udp_connected open"
 		# 502 sockets over two reads or more: where the kernel resumes
