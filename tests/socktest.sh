@@ -9,7 +9,12 @@ SOCKCOMPARE=$TESTS/sockcompare
 W=$(mktemp -d)
 . "$TESTS/sockcheck.sh"
 NSNAME=kit-$APPLET-$$
-ODDNAME="$NSNAME-a\"b\\c$(printf '\001')d"	# JSON must escape it
+# JSON must escape it: a quote, a backslash, a control character, bytes
+# that are not UTF-8 (a cut character, 0xff), and a whole character
+ODDNAME="$NSNAME-a\"b\\c$(printf '\001')d$(printf '\342\202\377')é"
+# A command name the kernel cuts at 15 bytes in the middle of the euro
+# sign's 3 bytes, as comm holds it
+CUTCOMM=zoo-holder-ab€
 STALE=/run/netns/$NSNAME-stale		# a file, and $STALE-dir
 exec > >(only_log_lines) 2>&1
 
@@ -182,25 +187,37 @@ check_netns_race() {
 	fi
 }
 
-# --all-netns -j with a netns whose name JSON must escape (a quote, a
-# backslash, a control character): every line parses with python's json,
-# and that netns's label comes back exactly.
+# --all-netns -j -p with a netns whose name JSON must escape and an
+# owner whose comm the kernel cut mid-character: every line is strict
+# UTF-8 and parses with python's json; that netns's label comes back,
+# and the comm, with each byte that is not UTF-8 as \u00XX (the byte
+# as a code point).
 check_netns_json() {
-	local name="$APPLET --all-netns -j: a netns name with a quote, a backslash and a control character"
+	local name="$APPLET --all-netns -j -p: a netns name and a comm JSON must escape, not UTF-8"
 	local ns=$ODDNAME pid status
 
-	if ! hold unshare -n "$SOCKZOO" $P 1 7000 ||
+	ln -s "$SOCKZOO" "$W/$CUTCOMM"
+	if ! hold unshare -n "$W/$CUTCOMM" $P 1 7000 ||
 	   ! ip netns attach "$ns" "$HELD"; then
 		fail "$name" "cannot hold sockets in netns $ns"
 		return
 	fi
 	pid=$HELD
-	"$KIT" $APPLET --all-netns -j >"$W/all" 2>"$W/err"
+	"$KIT" $APPLET --all-netns -j -p >"$W/all" 2>"$W/err"
 	status=$?
-	WANT="net:[$(stat -L -c %i "/proc/$pid/ns/net")] $ns" python3 -c '
-import json, os, sys
-labels = [json.loads(line)["netns"] for line in sys.stdin]
-sys.exit(os.environ["WANT"] not in labels)' <"$W/all" 2>"$W/py"
+	WANT="net:[$(stat -L -c %i "/proc/$pid/ns/net")] $ns" COMM=$CUTCOMM python3 -c '
+import codecs, json, os, sys
+# the bytes that are not UTF-8 as code points of their value
+codecs.register_error("bytes", lambda e: ("".join(map(chr,
+	e.object[e.start:e.end])), e.end))
+want = os.environb[b"WANT"].decode("utf-8", "bytes")
+comm = os.environb[b"COMM"][:15].decode("utf-8", "bytes")
+rows = [json.loads(line.decode("utf-8")) for line in sys.stdin.buffer]
+mine = [r for r in rows if r["netns"] == want]
+if not mine:
+	sys.exit("no row with netns %r" % want)
+if not any(o["comm"] == comm for r in mine for o in r["owners"]):
+	sys.exit("no owner %r in %r" % (comm, mine[0]))' <"$W/all" 2>"$W/py"
 	if [ $? -ne 0 ] || [ $status -ne 0 ] || [ -s "$W/err" ]; then
 		fail "$name" "exit status $status" "stderr: $(cat "$W/err")" \
 			"python: $(tail -1 "$W/py")"
