@@ -204,14 +204,24 @@ static void check_row_option(const struct sockiter *it, bool pin,
 			  "for %s", opt, what);
 }
 
-static bool has_filter(const struct sockiter_filter *f)
+/*
+ * Can the filter leave out any socket of the protocol?  Not when it has
+ * both families, no address prefix (an IPv4 one leaves out IPv6 sockets
+ * that are not IPv4-mapped, an IPv6 one, even ::/0, every IPv4 socket),
+ * no port, no owner, and no state or every state of the protocol.
+ */
+static bool has_filter(const struct sockiter *it)
 {
+	const struct sockiter_filter *f = &it->config.filter;
+	__u32 all = it->proto->count_states;
 	int i;
 
 	for (i = 0; i < 4; i++)
 		if (f->src_mask[i] || f->dst_mask[i])
 			return true;
-	return f->states || f->sport >= 0 || f->dport >= 0 || f->uid >= 0;
+	return f->src_v6 || f->dst_v6 || f->families != 3 ||
+	       (f->states && (f->states & all) != all) || f->sport >= 0 ||
+	       f->dport >= 0 || f->uid >= 0;
 }
 
 /* kill [-n] [--all] FILTER...: -t's rows of the sockets closed */
@@ -223,7 +233,7 @@ static void check_kill_args(struct sockiter *it, bool all)
 	if (it->all_netns)
 		die_usage("kill works in one network namespace: choose it with "
 			  "-N NETNS");
-	if (!all && !has_filter(&it->config.filter))
+	if (!all && !has_filter(it))
 		die_usage("kill with no filter closes every %s socket: add "
 			  "filters, or --all if that is what you mean",
 			  it->proto->name);

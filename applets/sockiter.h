@@ -52,7 +52,8 @@ PROTO "6 (-6)\n" \
 "(CONFIG_INET_DIAG_DESTROY, and root or CAP_NET_ADMIN).  " AFTER "\n" \
 "Sockets not closed are reported, one line each, and kill exits 1.\n" \
 "  -n              list what would be closed, close nothing\n" \
-"  --all           close every socket (kill with no filter is refused)\n"
+"  --all           close every socket: kill with no filter (both families,\n" \
+"                  no address, port or uid, no state or -s all) is refused\n"
 
 /* What differs between TCP and UDP. */
 struct sockiter_proto {

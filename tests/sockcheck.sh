@@ -587,18 +587,18 @@ kill_refused() {
 	fi
 }
 
-# kill_owners "ARGS" N: kill ARGS (-n -p) lists the N sockets -t -p
-# lists, each with its owners, users:(...) as -t -p shows them.
-kill_owners() {
-	local name="$APPLET kill $1: each socket with its owners"
-	local args
-	args=$(echo " $1 " | sed 's/ -n / /')
+# kill_dry "ARGS" [OWNED]: kill -n ARGS is taken as a filter (exit 0)
+# and lists what -t ARGS lists, at least one socket, then "would close N
+# sockets"; with OWNED, each row with its owners, users:(...).
+kill_dry() {
+	local name="$APPLET kill -n $1${2:+: each socket with its owners}" n
 
-	"$KIT" $APPLET -N "$VICTIMS" -t $args >"$W/want"
-	echo "would close $2 socket$([ $2 = 1 ] || echo s)" >>"$W/want"
-	"$KIT" $APPLET kill -N "$VICTIMS" $1 >"$W/out" 2>&1
-	if [ "$(grep -c ' users:((' "$W/out")" -ne $2 ] ||
-	   ! cmp -s "$W/want" "$W/out"; then
+	"$KIT" $APPLET -N "$VICTIMS" -t $1 >"$W/want"
+	n=$(($(wc -l <"$W/want") - 1))
+	echo "would close $n socket$([ $n = 1 ] || echo s)" >>"$W/want"
+	"$KIT" $APPLET kill -n -N "$VICTIMS" $1 >"$W/out" 2>&1
+	if [ $n -eq 0 ] || ! cmp -s "$W/want" "$W/out" || { [ -n "$2" ] &&
+	   [ "$(grep -c ' users:((' "$W/out")" -ne $n ]; }; then
 		fail "$name" "want:" "$(cat "$W/want")" "got:" "$(cat "$W/out")"
 	else
 		pass "$name"
@@ -629,6 +629,18 @@ check_kill() {
 	expect_err "$a kill with no filter" 2 \
 		"^$a: kill with no filter closes every $P socket: add filters, or --all if that is what you mean$" \
 		"$KIT" $a kill -N "$VICTIMS"
+	# no filter: both families, and no state or all of the protocol's
+	for args in "-s all" "-4 -6 -s all" \
+		"$([ $P = udp ] && echo -s established -s close)"; do
+		[ -n "$args" ] || continue
+		expect_err "$a kill $args: no filter" 2 \
+			"^$a: kill with no filter closes every $P socket: add filters, or --all if that is what you mean$" \
+			"$KIT" $a kill $args -N "$VICTIMS"
+	done
+	# a family, a prefix of either family even of length 0: filters
+	for args in -6 -4 "--src ::/0" "--dst 0.0.0.0/0"; do
+		kill_dry "$args"
+	done
 	expect_err "$a kill -j" 2 "^$a: kill lists the sockets it closes as -t does" \
 		"$KIT" $a kill -j --all -N "$VICTIMS"
 	expect_err "$a -n without kill" 2 "^$a: -n goes with kill$" "$KIT" $a -n
@@ -637,7 +649,7 @@ check_kill() {
 "$("$KIT" $a -N "$VICTIMS" -t -s established --dport 5030)
 would close 2 sockets" \
 			"$KIT" $a kill -n -N "$VICTIMS" -s established --dport 5030
-		kill_owners "-n -p -s established --dport 5030" 2
+		kill_dry "-p -s established --dport 5030" owned
 		victims_see "$a kill -n: the owners see nothing" \
 			"client4a open" "server4a open" "listener4 open"
 		kill_case "-s established --dport 5030" 2 \
@@ -670,7 +682,7 @@ would close 2 sockets" \
 		fi
 	else
 		# bound sockets stay, unconnected
-		kill_owners "-n -p --sport 5032" 1
+		kill_dry "-p --sport 5032" owned
 		kill_case "-p --sport 5032" 1 ""
 		kill_owners_listed "-p --sport 5032"
 		victims_see "$a kill: the owner sees ECONNABORTED" \

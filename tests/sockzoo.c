@@ -664,7 +664,8 @@ static void request_socket(const char *ip, int port)
  * TCP: two IPv4 pairs on listener4 (5030) and a TIME_WAIT socket there,
  * an IPv6 pair on listener6 (5031), a SO_REUSEPORT group of listeners on
  * 5034, a request socket on 5035; UDP: udp_bound on 5032, udp_connected
- * on 5033 and UDP_CLIENTS more connected to it.
+ * on 5033 and UDP_CLIENTS more connected to it, and one bound on ::1 5036
+ * (kill -6 has a socket to select).
  */
 static void build_victims(void)
 {
@@ -684,6 +685,7 @@ static void build_victims(void)
 	if (connect_to(uc, "127.0.0.1", VICTIMS_PORT + 2))
 		die("connect UDP");
 	udp_clients("127.0.0.1", VICTIMS_PORT + 2);
+	udp_bound("::1", VICTIMS_PORT + 6, 1);
 	victim("udp_bound", u, false);
 	victim("udp_connected", uc, false);
 }
