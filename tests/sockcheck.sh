@@ -185,6 +185,33 @@ check_owners() {
 	else
 		fail "$name" "$(cat "$W/owned")"
 	fi
+	check_owners_threads
+}
+
+# -p names the process that holds a socket by the process's comm (its
+# group leader's, as /proc/PID/stat has it), never by the thread that
+# holds it: sockzoo threads' thread with files of its own holds port
+# 5040 in the holder (comm sockzoo), the thread of zoo-leader, whose
+# leader has exited, port 5041.  (ss shows neither: it reads only the
+# leader's /proc/PID/fd.)
+check_owners_threads() {
+	local name="$APPLET -t -p: a socket a thread holds, named by its process"
+	local users='users:[(][(]"%s",pid=%s,fd=[0-9]+[)][)]$'
+
+	if ! hold unshare -n "$SOCKZOO" threads; then
+		fail "$name" "sockzoo threads did not start"
+		return
+	fi
+	nsenter -t "$HELD" -n "$KIT" $APPLET -t -p -H >"$W/threads" 2>&1
+	if grep -q zoo-thread "$W/threads" ||
+	   ! grep -Eq "127.0.0.1:5040 .* $(printf "$users" sockzoo "$HELD")" \
+		"$W/threads" ||
+	   ! grep -Eq "127.0.0.1:5041 .* $(printf "$users" zoo-leader '[0-9]+')" \
+		"$W/threads"; then
+		fail "$name" "$(cat "$W/threads")"
+	else
+		pass "$name"
+	fi
 }
 
 # Why -t -i's lines of TCP internals are not plausible, on stdin (the

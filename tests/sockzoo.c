@@ -13,6 +13,8 @@
  *                             on SIGUSR1 the holder writes to REPORT what
  *                             their owner sees of each ("NAME open",
  *                             "NAME ECONNABORTED", ...)
+ *   sockzoo threads           sockets held by threads (ports 5040, 5041):
+ *                             see build_threads()
  *
  * zoo, tcp and udp fork a holder, wait until every socket is in place,
  * print the holder's pid and return; the holder keeps the sockets until it
@@ -23,6 +25,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -37,6 +40,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -746,6 +750,66 @@ static void on_term(int sig)
 	_exit(0);
 }
 
+/* ---- threads ---- */
+
+#define THREADS_PORT	(ZOO_PORT + 40)
+
+/* What a thread of build_threads() does, with a byte to READY when done. */
+struct thread_job {
+	const char *name;
+	bool own_files;
+	int port, ready;
+};
+
+static void *thread_holder(void *arg)
+{
+	const struct thread_job *job = arg;
+
+	prctl(PR_SET_NAME, job->name);
+	if (job->own_files && unshare(CLONE_FILES))
+		die("unshare(CLONE_FILES)");
+	tcp_listener("127.0.0.1", job->port, -1, 16);
+	udp_bound("127.0.0.1", job->port, -1);
+	ready(job->ready);
+	for (;;)
+		pause();
+}
+
+static void start_thread(struct thread_job *job)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, thread_holder, job))
+		die("pthread_create");
+}
+
+/*
+ * Sockets that -p must name by their process, not by the thread that
+ * holds them: a thread of the holder, zoo-thread-a, with a table of files
+ * of its own (unshare(CLONE_FILES)) holds a TCP listener and a UDP socket
+ * on THREADS_PORT; a process zoo-leader, whose group leader has exited,
+ * keeps those on THREADS_PORT + 1 in its thread zoo-thread-b.
+ */
+static void build_threads(void)
+{
+	static struct thread_job a = { "zoo-thread-a", true, THREADS_PORT },
+				 b = { "zoo-thread-b", false, THREADS_PORT + 1 };
+	int done[2];
+	char two[2];
+
+	if (pipe(done))
+		die("pipe");
+	a.ready = b.ready = done[1];
+	if (zoo_process("zoo-leader")) {
+		start_thread(&b);
+		syscall(SYS_exit, 0);	/* the leader only */
+	}
+	start_thread(&a);
+	if (read(done[0], two, 1) != 1 || read(done[0], two + 1, 1) != 1)
+		die("a thread did not get ready");
+	close(done[0]);
+}
+
 /*
  * Forks the holder, which builds with WHAT and says so through a pipe;
  * the parent prints the holder's pid and returns 0, or 1 if it died.
@@ -779,6 +843,8 @@ static int hold(const char *what, long count, long port)
 		build_zoo();
 	else if (!strcmp(what, "victims"))
 		build_victims();
+	else if (!strcmp(what, "threads"))
+		build_threads();
 	else if (!strcmp(what, "tcp"))
 		spread(tcp_worker, count, 2, port, pipefd[1]);
 	else
@@ -841,6 +907,8 @@ int main(int argc, char **argv)
 		return hold("zoo", 0, 0);
 	if (argc == 4 && (!strcmp(argv[1], "tcp") || !strcmp(argv[1], "udp")))
 		return hold(argv[1], number(argv[2]), number(argv[3]));
+	if (argc == 2 && !strcmp(argv[1], "threads"))
+		return hold("threads", 0, 0);
 	if (argc == 3 && !strcmp(argv[1], "churn"))
 		return churn(number(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "victims")) {
