@@ -155,6 +155,20 @@ static void tcp_pair(int lfd, const char *ip, int port, int fds[2])
 		die("accept");
 }
 
+/* A pair on lfd whose client offers window scale 0 (a receive buffer set
+ * small before connect() clamps its window, tcp_select_initial_window()),
+ * while the server offers the default: -i's wscale:SND,RCV differs by
+ * side. */
+static void tcp_pair_small_wscale(int lfd, const char *ip, int port)
+{
+	int fd = new_socket(SOCK_STREAM, ip, -1), rcvbuf = 4096;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)))
+		die("SO_RCVBUF");
+	if (connect_to(fd, ip, port) || accept(lfd, NULL, NULL) < 0)
+		die("connect %s port %d", ip, port);
+}
+
 static void set_nonblock(int fd)
 {
 	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK))
@@ -266,6 +280,7 @@ static void zoo_tcp(void)
 	keepalive(fds[0]);
 	tcp_pair(lo6, "::1", ZOO_PORT + 3, fds);
 	keepalive(fds[1]);
+	tcp_pair_small_wscale(lo4, "127.0.0.1", ZOO_PORT + 2);
 
 	for (i = 0; i < 2; i++) {	/* v4 then v6 */
 		const char *ip = i ? "::1" : "127.0.0.1";

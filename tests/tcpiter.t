@@ -15,6 +15,7 @@ check_outputs
 check_owners_ss
 check_owners_pidns
 check_info_ss
+check_info_rttvar
 check -s established
 check -s listening		# ss's name
 check -s listen
