@@ -1125,19 +1125,26 @@ static void pin(const struct sockiter *it, int link)
  */
 #define KILL_PASSES	4
 
+/* Set and not empty: kill closes through inet_diag where the kernel has
+ * bpf_sock_destroy() too, so that the tests cover that path there. */
+#define KILL_INET_DIAG	"KIT_KILL_INET_DIAG"
+
 static int kill_sockets(struct sockiter *it, const struct sockiter_loader *loader,
 		const struct sockiter_loader *kill_loader)
 {
+	const char *env = getenv(KILL_INET_DIAG);
+	bool force_inet_diag = env && *env;
 	bool by_kfunc = false;
 	struct sockiter_prog prog;
 	size_t closed, reads;
 	int link, pass;
 
 	prepare(it);
-	if (!it->dry_run)
+	if (!it->dry_run && !force_inet_diag)
 		by_kfunc = !load_prog(it, kill_loader, &prog);
 	if (it->verbose && !it->dry_run)
 		warn_msg("closing %s", by_kfunc ? "with bpf_sock_destroy()" :
+			 force_inet_diag ? "through inet_diag (" KILL_INET_DIAG ")" :
 			 "through inet_diag (no bpf_sock_destroy())");
 	link = by_kfunc ? attach(it, &prog) : load(it, loader, &prog);
 	if (it->owners)

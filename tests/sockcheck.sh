@@ -668,6 +668,17 @@ check_kill() {
 	for args in -6 -4 "--src ::/0" "--dst 0.0.0.0/0"; do
 		kill_dry "$args"
 	done
+	# -n: should the refusal break, nothing of this namespace is closed
+	expect_err "$a kill -n --all-netns: refused" 2 \
+		"^$a: kill works in one network namespace: choose it with -N NETNS$" \
+		"$KIT" $a kill -n --all --all-netns
+	# --uid 0: a filter, that leaves the sockets of uid 4242 on port 5037
+	kill_dry "--uid 0"
+	if grep -q ':5037 ' "$W/out"; then
+		fail "$a kill -n --uid 0: not the sockets of uid 4242" "$(cat "$W/out")"
+	else
+		pass "$a kill -n --uid 0: not the sockets of uid 4242"
+	fi
 	expect_err "$a kill -j" 2 "^$a: kill lists the sockets it closes as -t does" \
 		"$KIT" $a kill -j --all -N "$VICTIMS"
 	expect_err "$a -n without kill" 2 "^$a: -n goes with kill$" "$KIT" $a -n
@@ -707,6 +718,7 @@ would close 2 sockets" \
 		else
 			kill_case "-s time-wait" 1 "/^TIME-WAIT /d"
 		fi
+		kill_case "--uid 4242" 1 "/^LISTEN 127.0.0.2:5037 /d"
 	else
 		# bound sockets stay, unconnected
 		kill_dry "-p --sport 5032" owned
@@ -722,6 +734,7 @@ would close 2 sockets" \
 		victims_see "$a kill: connected sockets closed" \
 			"udp_bound ECONNABORTED" \
 			"udp_connected ECONNABORTED"
+		kill_case "--uid 4242" 1 ""
 	fi
 }
 

@@ -369,6 +369,22 @@ check_listen_queues() {
 	fi
 }
 
+# kill's checks again on new victims, closing through inet_diag as on
+# kernels before 6.5 (KIT_KILL_INET_DIAG=1, README), where this kernel
+# has bpf_sock_destroy() too; their names say "(inet_diag)".
+check_kill_inet_diag() {
+	local a=$APPLET
+
+	export KIT_KILL_INET_DIAG=1
+	check_kill >"$W/kill-log" 2>&1
+	sed "s/^\(PASS\|FAIL\|SKIP\): $a /\1: $a (inet_diag) /" "$W/kill-log"
+	expect_err "$a (inet_diag) kill -v: says it closes through inet_diag" 0 \
+		"^$a: closing through inet_diag \(KIT_KILL_INET_DIAG\)$" \
+		sh -c '"$@" 2>&1 >/dev/null | grep "^$2: closing " >&2' sh \
+		"$KIT" $a kill -v --sport 1 -N "$VICTIMS"
+	unset KIT_KILL_INET_DIAG
+}
+
 # Refusals: usage errors exit 2, runtime errors 1, one line naming the
 # applet, nothing on stdout.
 check_errors() {

@@ -684,7 +684,8 @@ static void request_socket(const char *ip, int port)
  * an IPv6 pair on listener6 (5031), a SO_REUSEPORT group of listeners on
  * 5034, a request socket on 5035; UDP: udp_bound on 5032, udp_connected
  * on 5033 and UDP_CLIENTS more connected to it, and one bound on ::1 5036
- * (kill -6 has a socket to select).
+ * (kill -6 has a socket to select); a TCP listener and a UDP socket of
+ * ZOO_UID on 127.0.0.2:5037 (kill --uid 0 must leave them).
  */
 static void build_victims(void)
 {
@@ -705,6 +706,13 @@ static void build_victims(void)
 		die("connect UDP");
 	udp_clients("127.0.0.1", VICTIMS_PORT + 2);
 	udp_bound("::1", VICTIMS_PORT + 6, 1);
+	if (setresuid(-1, ZOO_UID, -1))
+		die("seteuid");
+	victim("listener_uid", tcp_listener("127.0.0.2", VICTIMS_PORT + 7, -1,
+					    16), true);
+	udp_bound("127.0.0.2", VICTIMS_PORT + 7, -1);
+	if (setresuid(-1, 0, -1))
+		die("seteuid back");
 	victim("udp_bound", u, false);
 	victim("udp_connected", uc, false);
 }

@@ -52,5 +52,6 @@ EMPTY=1 check --sport 1
 check_netns
 check_pin
 check_kill
+check_kill_inet_diag
 check_errors
 check_churn
