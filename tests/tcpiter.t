@@ -28,6 +28,8 @@ check -s all -c
 check --sport 5002
 check --sport 05002	# decimal, as ss takes it: not octal
 check --dport 5002
+check --dport 0		# listeners and unconnected: port 0 is a port
+EMPTY=1 check --sport 0	# none has local port 0: not "any port"
 check --src 127.0.0.1
 check --src ::1
 check --src ::		# the dual-stack listener

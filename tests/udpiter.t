@@ -15,6 +15,8 @@ check -s closed			# ss's name
 check -s all
 check --sport 5006		# three sockets in one hash slot, v4 and v6
 check --dport 5001
+check --dport 0		# listeners and unconnected: port 0 is a port
+EMPTY=1 check --sport 0	# none has local port 0: not "any port"
 check --src 127.0.0.1
 check --src ::1
 check --src ::			# dual-stack and autobound
