@@ -214,6 +214,24 @@ check_owners_pidns() {
 	fi
 }
 
+# -p's join keeps the owners of the last socket of the sorted owner list,
+# the newest: in a pid namespace of its own, where the only sockets are
+# those of one sockzoo holder (UDP: one socket; TCP: a listener and a
+# pair), every row of the walk ends with its owner.
+check_owners_last() {
+	local name="$APPLET -t -p: the last socket of the owner list keeps its owners"
+
+	unshare -pf --mount-proc sh -c '
+		z=$(unshare -n "$1" "$4" 1 7300) || exit 1
+		nsenter -t "$z" -n "$2" "$3" -t -p -H
+		kill "$z"' sh "$SOCKZOO" "$KIT" "$APPLET" $P >"$W/last" 2>&1
+	if [ ! -s "$W/last" ] || grep -v ' users:(("sockzoo",pid=[0-9]*,fd=[0-9]*))$' "$W/last" >/dev/null; then
+		fail "$name" "$(cat "$W/last")"
+	else
+		pass "$name ($(wc -l <"$W/last") sockets)"
+	fi
+}
+
 # --all-netns while processes with a network namespace of their own come
 # and go, so that some exit between the listing and the entering: every
 # run exits 0, stderr empty.  (Before the fix, 1 run in 15 failed.)

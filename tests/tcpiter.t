@@ -14,6 +14,7 @@ check -s fin-wait-2 -s close-wait
 check_outputs
 check_owners_ss
 check_owners_pidns
+check_owners_last
 check_info_ss
 check_info_rttvar
 check -s established

@@ -9,6 +9,7 @@ require
 check_outputs
 check_owners_ss
 check_owners_pidns
+check_owners_last
 check -s established
 check -s close
 check -s closed			# ss's name
