@@ -94,47 +94,62 @@ check_owners_ss() {
 }
 
 # The internals of each full socket (-t -i's second lines, or ss -tnaio's)
-# on stdin, as "LOCAL PEER" then the values that hold still on an idle
-# connection, in the order printed: options, congestion control, window
-# scales, sizes, the byte and segment counters, what is in flight.  Sorted.
-# ss writes a listener's peer as *:* and the dual-stack one as *:PORT; with
+# on stdin, each line as "LOCAL PEER", a tab, then the line's fields.  ss
+# writes a listener's peer as *:* and the dual-stack one as *:PORT; with
 # -o an empty second line after TIME-WAIT and SYN-RECV rows.
-info_stable() {
+info_keyed() {
 	awk '
 	/^\t/ && NF == 0 { next }
-	/^\t/ {
-		out = ""; cc = 0
-		for (i = 1; i <= NF; i++) {
-			t = $i
-			if (t ~ /^(ts|sack|ecn|ecnseen|fastopen)$/ ||
-			    (!cc && t ~ /^[a-z][a-z0-9_]*$/ && (cc = 1)) ||
-			    t ~ /^(wscale|mss|pmtu|rcvmss|advmss|cwnd|ssthresh|bytes_sent|bytes_retrans|bytes_acked|bytes_received|segs_out|segs_in|data_segs_out|data_segs_in|delivered|delivered_ce|unacked|retrans|lost|sacked|reordering|rcv_space|rcv_ssthresh|notsent|snd_wnd):/)
-				out = out " " t
-		}
-		print key out
-		next
-	}
+	/^\t/ { $1 = $1; print key "\t" $0; next }
 	{
 		local = $4; peer = $5
 		sub(/^[*]:/, "[::]:", local)
 		sub(/.*:[*]$/, "*", peer)
 		key = local " " peer
+	}'
+}
+
+# info_keyed's lines as "LOCAL PEER" then the values that hold still on an
+# idle connection, in the order printed: options, congestion control,
+# window scales, sizes, the byte and segment counters, what is in
+# flight.  Sorted.
+info_stable() {
+	info_keyed | awk -F '\t' '{
+		n = split($2, f, " "); out = ""; cc = 0
+		for (i = 1; i <= n; i++) {
+			t = f[i]
+			if (t ~ /^(ts|sack|ecn|ecnseen|fastopen)$/ ||
+			    (!cc && t ~ /^[a-z][a-z0-9_]*$/ && (cc = 1)) ||
+			    t ~ /^(wscale|mss|pmtu|rcvmss|advmss|cwnd|ssthresh|bytes_sent|bytes_retrans|bytes_acked|bytes_received|segs_out|segs_in|data_segs_out|data_segs_in|delivered|delivered_ce|unacked|retrans|lost|sacked|reordering|rcv_space|rcv_ssthresh|notsent|snd_wnd):/)
+				out = out " " t
+		}
+		print $1 out
 	}' | sort
 }
 
-# -t -i's internals equal ss -tnaio's (ss shows the options with -o) for
-# every full socket of the zoo, by addresses and ports, in the values
-# that do not move on an idle connection.  Up to 3 tries: a probe or a
-# retransmitted SYN moves a counter between the two reads.
-check_info_ss() {
-	local name="$APPLET -t -i: the internals that hold still equal ss -tnaio's" try
+# info_tries FORM TEST: the zoo's -t -i and ss -tnaio (ss shows the
+# options with -o) through FORM (info_stable, info_rttvar) into
+# $W/kit-info and $W/ss-info, until the command TEST succeeds.  Up to 3
+# tries: a probe or a retransmitted SYN moves a value between two reads.
+info_tries() {
+	local try
 
 	for try in 1 2 3; do
 		[ $try -gt 1 ] && sleep 1
-		in_zoo "$KIT" "$APPLET" -t -i -H | info_stable >"$W/kit-info"
-		in_zoo ss -tnaioH | info_stable >"$W/ss-info"
-		cmp -s "$W/kit-info" "$W/ss-info" && break
+		in_zoo "$KIT" "$APPLET" -t -i -H | $1 >"$W/kit-info"
+		in_zoo ss -tnaioH | $1 >"$W/ss-info"
+		$2 && return 0
 	done
+	return 1
+}
+
+# -t -i's internals equal ss -tnaio's for every full socket of the zoo,
+# by addresses and ports, in the values that do not move on an idle
+# connection.
+check_info_ss() {
+	local name="$APPLET -t -i: the internals that hold still equal ss -tnaio's"
+
+	info_tries info_stable "cmp -s $W/kit-info $W/ss-info"
 	if ! awk 'match($0, / wscale:[0-9]+,[0-9]+ /) {
 		split(substr($0, RSTART + 8, RLENGTH - 9), w, ",")
 		if (w[1] != w[2]) unequal++ }
@@ -150,49 +165,42 @@ check_info_ss() {
 	fi
 }
 
-# The rttvar of each full socket (rtt:RTT/RTTVAR of -t -i's and ss -tnaio's
-# second lines, on stdin) as "LOCAL PEER RTTVAR", sorted.
+# info_keyed's lines as "LOCAL PEER RTTVAR" (rtt:RTT/RTTVAR), sorted.
 info_rttvar() {
-	awk '
-	/^\t/ && match($0, / rtt:[0-9.]+\/[0-9.]+/) {
-		split(substr($0, RSTART + 5, RLENGTH - 5), v, "/")
-		print key, v[2]
-		next
-	}
-	!/^\t/ {
-		local = $4; peer = $5
-		sub(/^[*]:/, "[::]:", local)
-		sub(/.*:[*]$/, "*", peer)
-		key = local " " peer
+	info_keyed | awk -F '\t' 'match($2, /(^| )rtt:[0-9.]+\/[0-9.]+/) {
+		split(substr($2, RSTART, RLENGTH), v, "/")
+		print $1, v[2]
 	}' | sort
+}
+
+# Do the rttvars of $W/ss-info and $W/kit-info (info_rttvar) agree within
+# a fifth, the same sockets, some of 0.005 ms or more?  $W/rttvar says
+# "BIG BAD": how many are of 0.005 ms or more, how many differ.
+rttvar_agree() {
+	local big bad
+
+	join -j1 <(awk '{ print $1 "|" $2, $3 }' "$W/ss-info") \
+		<(awk '{ print $1 "|" $2, $3 }' "$W/kit-info") |
+		awk '$2 >= 0.005 { n++ }
+		     { d = $2 - $3; if (d < 0) d = -d
+		       if (d > ($2 > $3 ? $2 : $3) / 5) bad++ }
+		     END { print n + 0, bad + 0 }' >"$W/rttvar"
+	read -r big bad <"$W/rttvar"
+	[ "$bad" = 0 ] && [ "$big" -gt 0 ] &&
+		[ "$(wc -l <"$W/kit-info")" = "$(wc -l <"$W/ss-info")" ]
 }
 
 # -t -i's rttvar equals ss -tnaio's within a fifth (a probe or a
 # keepalive moves it between the two reads), on sockets that have one
 # of 0.005 ms or more (loopback's are small; 0.001 may be rounding).
-# Up to 3 tries.
 check_info_rttvar() {
-	local name="$APPLET -t -i: rttvar as ss -tnaio shows it, within a fifth" try
+	local name="$APPLET -t -i: rttvar as ss -tnaio shows it, within a fifth"
 
-	for try in 1 2 3; do
-		[ $try -gt 1 ] && sleep 1
-		in_zoo "$KIT" "$APPLET" -t -i -H | info_rttvar >"$W/kit-rttvar"
-		in_zoo ss -tnaioH | info_rttvar >"$W/ss-rttvar"
-		join -j1 <(awk '{ print $1 "|" $2, $3 }' "$W/ss-rttvar") \
-			<(awk '{ print $1 "|" $2, $3 }' "$W/kit-rttvar") |
-			awk '$2 >= 0.005 { n++ }
-			     { d = $2 - $3; if (d < 0) d = -d
-			       if (d > ($2 > $3 ? $2 : $3) / 5) bad++ }
-			     END { print n + 0, bad + 0 }' >"$W/rttvar-diff"
-		read -r big bad <"$W/rttvar-diff"
-		[ "$bad" = 0 ] && [ "$big" -gt 0 ] && break
-	done
-	if [ "$bad" != 0 ] || [ "$big" = 0 ] ||
-	   [ "$(wc -l <"$W/kit-rttvar")" != "$(wc -l <"$W/ss-rttvar")" ]; then
-		fail "$name" "$bad differ, $big of 0.005 ms or more; ss, then kit:" \
-			"$(diff "$W/ss-rttvar" "$W/kit-rttvar" | head -20)"
+	if info_tries info_rttvar rttvar_agree; then
+		pass "$name ($(cut -d' ' -f1 "$W/rttvar") sockets of 0.005 ms or more)"
 	else
-		pass "$name ($big sockets of 0.005 ms or more)"
+		fail "$name" "sockets of 0.005 ms or more, and differing: $(cat "$W/rttvar")" \
+			"ss, then kit:" "$(diff "$W/ss-info" "$W/kit-info" | head -20)"
 	fi
 }
 
