@@ -431,7 +431,7 @@ static void put_owners(bool json, __u64 inode)
 		len = strnlen(o[i].comm, sizeof(o->comm));
 		if (json) {
 			p = json_quote(stpcpy(p, "{\"comm\":"), o[i].comm,
-					    len);
+				       len);
 			p = put_number(p, "pid", o[i].pid);
 			p = put_number(p, "fd", o[i].fd);
 			*p++ = '}';
@@ -657,7 +657,7 @@ static char *format_info_json(char *p, const struct sock_info *in)
 	size_t i, n = 0;
 
 	p = json_quote(stpcpy(p, ",\"tcp_info\":{\"cong\":"), in->cong,
-			    strnlen(in->cong, sizeof(in->cong)));
+		       strnlen(in->cong, sizeof(in->cong)));
 	p = stpcpy(p, ",\"options\":[");
 	for (i = 0; i < INFO_OPTIONS; i++)
 		if (in->options & info_options[i].bit)

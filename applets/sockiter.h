@@ -65,7 +65,8 @@ struct sockiter_proto {
 	int width4;			/* IPv4 rows are padded to this */
 	bool sort_by_sl;		/* UDP: /proc lists by hash slot */
 	bool tcp_tail;			/* rto ato quick cwnd ssthresh, not drops */
-	__u32 count_states;		/* the states -c lists */
+	__u32 count_states;		/* the protocol's: -c lists them,
+					 * kill -s with all is no filter */
 };
 
 /* A loaded iterator program, from either skeleton. */
