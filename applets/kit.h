@@ -108,8 +108,16 @@ ssize_t read_text(const char *path, char *buf, size_t size);
 /* write() until done; -1 with errno on error. */
 ssize_t write_all(int fd, const void *buf, size_t len);
 
-/* A JSON string literal, quotes included. */
-char *json_escape(char *p, const char *s, size_t len);
+/*
+ * s[0..len) as a JSON string literal, quotes included, at p; returns its
+ * end.  Every JSON string kit prints goes through here.  It is valid
+ * UTF-8 whatever s holds (a comm cut mid-character, a netns name of any
+ * bytes): each byte that does not belong to a valid UTF-8 character
+ * becomes \u00XX, the byte's value as a code point (README, "JSON").
+ */
+#define JSON_QUOTED_MAX(len)	(6 * (len) + 2)
+char *json_quote(char *p, const char *s, size_t len);
+/* json_quote() of the string s, to out */
 void json_string(FILE *out, const char *s);
 
 #endif

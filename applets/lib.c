@@ -361,37 +361,70 @@ ssize_t write_all(int fd, const void *buf, size_t len)
 	return done;
 }
 
-/* s[0..len) escaped for the inside of a JSON string, at p: at most
- * 6 * len bytes.  Every JSON kit prints goes through here. */
-char *json_escape(char *p, const char *s, size_t len)
+/*
+ * The length of the UTF-8 character at s (len bytes left), or 0 when the
+ * bytes there are not one: RFC 3629's table, without overlong forms,
+ * surrogates or code points past U+10FFFF.
+ */
+static size_t utf8_char_len(const unsigned char *s, size_t len)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t n, i;
+
+	if (*s < 0x80)
+		return 1;
+	if (*s < 0xc2 || *s > 0xf4)
+		return 0;
+	n = *s < 0xe0 ? 2 : *s < 0xf0 ? 3 : 4;
+	if (*s == 0xe0)
+		lo = 0xa0;
+	else if (*s == 0xed)
+		hi = 0x9f;
+	else if (*s == 0xf0)
+		lo = 0x90;
+	else if (*s == 0xf4)
+		hi = 0x8f;
+	if (len < n || s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+char *json_quote(char *p, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *c = (const void *)s, *end = c + len;
+	size_t n;
 
-	for (; c < end; c++) {
+	*p++ = '"';
+	for (; c < end; c += n) {
+		n = utf8_char_len(c, end - c);
 		if (*c == '"' || *c == '\\') {
 			*p++ = '\\';
 			*p++ = *c;
-		} else if (*c < 0x20) {
+		} else if (*c < 0x20 || !n) {
 			p = stpcpy(p, "\\u00");
 			*p++ = hex[*c >> 4];
 			*p++ = hex[*c & 15];
+			n = 1;
 		} else {
-			*p++ = *c;
+			memcpy(p, c, n);
+			p += n;
 		}
 	}
+	*p++ = '"';
 	return p;
 }
 
 void json_string(FILE *out, const char *s)
 {
-	char buf[6 * 64];
-	size_t len = strlen(s), n;
+	size_t len = strlen(s);
+	char *buf = malloc(JSON_QUOTED_MAX(len));
 
-	fputc('"', out);
-	for (; len; s += n, len -= n) {
-		n = len < 64 ? len : 64;
-		fwrite(buf, 1, json_escape(buf, s, n) - buf, out);
-	}
-	fputc('"', out);
+	if (!buf)
+		die("out of memory");
+	fwrite(buf, 1, json_quote(buf, s, len) - buf, out);
+	free(buf);
 }

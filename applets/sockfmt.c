@@ -316,15 +316,6 @@ void sockiter_row_brief(char *buf, const struct sock_rec *r)
 	*p = '\0';
 }
 
-/* s[0..len) as a JSON string: at most 6 * len + 2 bytes */
-static char *put_json_string(char *p, const char *s, size_t len)
-{
-	*p++ = '"';
-	p = json_escape(p, s, len);
-	*p++ = '"';
-	return p;
-}
-
 /* ,"NAME": then a number, or a string */
 static char *put_name(char *p, const char *name)
 {
@@ -348,7 +339,7 @@ static char *put_signed(char *p, const char *name, __s64 v)
 
 static char *put_text(char *p, const char *name, const char *s)
 {
-	return put_json_string(put_name(p, name), s, strlen(s));
+	return json_quote(put_name(p, name), s, strlen(s));
 }
 
 static char *put_address(char *p, const char *name, const __u32 *addr,
@@ -402,7 +393,7 @@ static char *format_json_row(char *p, const struct sockiter *it,
 	p = put_number(p, "timeout", r->probes);
 	p = put_number(p, "inode", r->inode);
 	p = put_signed(p, "ref", (__s32)r->refcnt);
-	p = put_json_string(put_name(p, "pointer"), w->ptr, w->ptr_len);
+	p = json_quote(put_name(p, "pointer"), w->ptr, w->ptr_len);
 	if (!it->proto->tcp_tail)
 		p = put_number(p, "drops", r->drops);
 	else if (r->kind == SOCK_KIND_FULL)
@@ -439,8 +430,8 @@ static void put_owners(bool json, __u64 inode)
 			*p++ = ',';
 		len = strnlen(o[i].comm, sizeof(o->comm));
 		if (json) {
-			p = put_json_string(stpcpy(p, "{\"comm\":"), o[i].comm,
-					    len);
+			p = json_quote(stpcpy(p, "{\"comm\":"), o[i].comm,
+				       len);
 			p = put_number(p, "pid", o[i].pid);
 			p = put_number(p, "fd", o[i].fd);
 			*p++ = '}';
@@ -665,8 +656,8 @@ static char *format_info_json(char *p, const struct sock_info *in)
 {
 	size_t i, n = 0;
 
-	p = put_json_string(stpcpy(p, ",\"tcp_info\":{\"cong\":"), in->cong,
-			    strnlen(in->cong, sizeof(in->cong)));
+	p = json_quote(stpcpy(p, ",\"tcp_info\":{\"cong\":"), in->cong,
+		       strnlen(in->cong, sizeof(in->cong)));
 	p = stpcpy(p, ",\"options\":[");
 	for (i = 0; i < INFO_OPTIONS; i++)
 		if (in->options & info_options[i].bit)
@@ -745,7 +736,8 @@ void sockiter_print_row(const struct sockiter *it,
 		p = format_table_row(reserve(ROW_MAX), &w->r);
 	else	/* a JSON row is at most twice as long, its netns apart */
 		p = format_json_row(reserve(2 * ROW_MAX + (netns ?
-					6 * strlen(netns) : 0)), it, w, netns);
+					JSON_QUOTED_MAX(strlen(netns)) : 0)),
+				    it, w, netns);
 	out_len = p - out;
 	if (it->owners)
 		put_owners(it->output == SOCK_OUT_JSON, w->r.inode);

@@ -204,14 +204,24 @@ static void check_row_option(const struct sockiter *it, bool pin,
 			  "for %s", opt, what);
 }
 
-static bool has_filter(const struct sockiter_filter *f)
+/*
+ * Can the filter leave out any socket of the protocol?  Not when it has
+ * both families, no address prefix (an IPv4 one leaves out IPv6 sockets
+ * that are not IPv4-mapped, an IPv6 one, even ::/0, every IPv4 socket),
+ * no port, no owner, and no state or every state of the protocol.
+ */
+static bool has_filter(const struct sockiter *it)
 {
+	const struct sockiter_filter *f = &it->config.filter;
+	__u32 all = it->proto->count_states;
 	int i;
 
 	for (i = 0; i < 4; i++)
 		if (f->src_mask[i] || f->dst_mask[i])
 			return true;
-	return f->states || f->sport >= 0 || f->dport >= 0 || f->uid >= 0;
+	return f->src_v6 || f->dst_v6 || f->families != 3 ||
+	       (f->states && (f->states & all) != all) || f->sport >= 0 ||
+	       f->dport >= 0 || f->uid >= 0;
 }
 
 /* kill [-n] [--all] FILTER...: -t's rows of the sockets closed */
@@ -223,7 +233,7 @@ static void check_kill_args(struct sockiter *it, bool all)
 	if (it->all_netns)
 		die_usage("kill works in one network namespace: choose it with "
 			  "-N NETNS");
-	if (!all && !has_filter(&it->config.filter))
+	if (!all && !has_filter(it))
 		die_usage("kill with no filter closes every %s socket: add "
 			  "filters, or --all if that is what you mean",
 			  it->proto->name);
@@ -309,7 +319,7 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 	opt_exclusive("NA");
 	if (it->netns && !*it->netns)
 		die_usage("-N takes a network namespace: a name in /run/netns, "
-			  "a path or a PID");
+			  "a path or pid:PID");
 	f->families = families ? families : 3;
 	if ((it->dry_run || all) && !it->kill)
 		die_usage("%s goes with kill", it->dry_run ? "-n" : "--all");
@@ -921,18 +931,54 @@ static void enter_netns(int fd, const char *what)
 	close(fd);
 }
 
-/* -N NAME, PATH or PID */
+static bool all_digits(const char *s)
+{
+	return *s && strspn(s, "0123456789") == strlen(s);
+}
+
+/*
+ * -N SPEC's path into path: a path as it is; pid:PID the process's; a
+ * name in /run/netns.  An all-digit SPEC names the process only when no
+ * entry of /run/netns has that name (ip netns add takes "2", and PID 2 is
+ * kthreadd in the host's namespace); when both exist it is refused.
+ */
+static void netns_path(const char *spec, char *path, size_t size)
+{
+	char proc[32];
+	struct stat st;
+	bool named;
+
+	if (strchr(spec, '/')) {
+		snprintf(path, size, "%s", spec);
+		return;
+	}
+	if (!strncmp(spec, "pid:", 4)) {
+		if (!all_digits(spec + 4))
+			die_usage("-N pid:PID takes a process number, got '%s'",
+				  spec);
+		snprintf(path, size, "/proc/%s/ns/net", spec + 4);
+		return;
+	}
+	snprintf(path, size, "/run/netns/%s", spec);
+	if (!all_digits(spec))
+		return;
+	named = !lstat(path, &st);
+	snprintf(proc, sizeof(proc), "/proc/%.20s", spec);
+	if (named && !stat(proc, &st))
+		die_usage("-N %s is both /run/netns/%s and process %s: say "
+			  "-N /run/netns/%s or -N pid:%s", spec, spec, spec,
+			  spec, spec);
+	if (!named)
+		snprintf(path, size, "/proc/%s/ns/net", spec);
+}
+
+/* -N SPEC (netns_path()) */
 static void enter_named_netns(const char *spec)
 {
 	char path[PATH_MAX];
 	int fd;
 
-	if (strchr(spec, '/'))
-		snprintf(path, sizeof(path), "%s", spec);
-	else if (spec[0] && strspn(spec, "0123456789") == strlen(spec))
-		snprintf(path, sizeof(path), "/proc/%s/ns/net", spec);
-	else
-		snprintf(path, sizeof(path), "/run/netns/%s", spec);
+	netns_path(spec, path, sizeof(path));
 	fd = open_netns(path);
 	if (fd < 0)
 		die("unknown network namespace %s (%s: %s)", spec, path,
@@ -983,8 +1029,7 @@ static void add_netns_dir(struct netns_list *l, const char *dir, bool pids)
 	while ((e = readdir(d))) {
 		if (e->d_name[0] == '.')
 			continue;
-		if (pids && strspn(e->d_name, "0123456789") !=
-			    strlen(e->d_name))
+		if (pids && !all_digits(e->d_name))
 			continue;
 		snprintf(path, sizeof(path), pids ? "%s/%s/ns/net" : "%s/%s",
 			 dir, e->d_name);
@@ -1080,21 +1125,30 @@ static void pin(const struct sockiter *it, int link)
  */
 #define KILL_PASSES	4
 
+/* Set and not empty: kill closes through inet_diag where the kernel has
+ * bpf_sock_destroy() too, so that the tests cover that path there. */
+#define KILL_INET_DIAG	"KIT_KILL_INET_DIAG"
+
 static int kill_sockets(struct sockiter *it, const struct sockiter_loader *loader,
 		const struct sockiter_loader *kill_loader)
 {
+	const char *env = getenv(KILL_INET_DIAG);
+	bool force_inet_diag = env && *env;
 	bool by_kfunc = false;
 	struct sockiter_prog prog;
 	size_t closed, reads;
 	int link, pass;
 
 	prepare(it);
-	if (!it->dry_run)
+	if (!it->dry_run && !force_inet_diag)
 		by_kfunc = !load_prog(it, kill_loader, &prog);
 	if (it->verbose && !it->dry_run)
 		warn_msg("closing %s", by_kfunc ? "with bpf_sock_destroy()" :
+			 force_inet_diag ? "through inet_diag (" KILL_INET_DIAG ")" :
 			 "through inet_diag (no bpf_sock_destroy())");
 	link = by_kfunc ? attach(it, &prog) : load(it, loader, &prog);
+	if (it->owners)
+		sockiter_read_owners(it->verbose);
 	if (it->netns)
 		enter_named_netns(it->netns);
 	if (!it->dry_run && !by_kfunc) {

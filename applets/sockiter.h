@@ -24,7 +24,9 @@
 "  The sl column keeps /proc's numbers when rows are filtered out.\n" \
 "\n" \
 "Network namespaces:\n" \
-"  -N NETNS        walk NETNS: a name in /run/netns, a path, or a PID\n" \
+"  -N NETNS        walk NETNS: a name in /run/netns, a path such as\n" \
+"                  /proc/PID/ns/net, or pid:PID; a bare PID when no name\n" \
+"                  in /run/netns is that number (both: refused)\n" \
 "  --all-netns     walk every network namespace (/proc/*/ns/net and\n" \
 "                  /run/netns/*), each section after a line\n" \
 "                  \"# netns net:[INODE] LABEL\" (-j: a \"netns\" field)\n"
@@ -50,7 +52,8 @@ PROTO "6 (-6)\n" \
 "(CONFIG_INET_DIAG_DESTROY, and root or CAP_NET_ADMIN).  " AFTER "\n" \
 "Sockets not closed are reported, one line each, and kill exits 1.\n" \
 "  -n              list what would be closed, close nothing\n" \
-"  --all           close every socket (kill with no filter is refused)\n"
+"  --all           close every socket: kill with no filter (both families,\n" \
+"                  no address, port or uid, no state or -s all) is refused\n"
 
 /* What differs between TCP and UDP. */
 struct sockiter_proto {
@@ -62,7 +65,8 @@ struct sockiter_proto {
 	int width4;			/* IPv4 rows are padded to this */
 	bool sort_by_sl;		/* UDP: /proc lists by hash slot */
 	bool tcp_tail;			/* rto ato quick cwnd ssthresh, not drops */
-	__u32 count_states;		/* the states -c lists */
+	__u32 count_states;		/* the protocol's: -c lists them,
+					 * kill -s with all is no filter */
 };
 
 /* A loaded iterator program, from either skeleton. */

@@ -22,7 +22,7 @@ int sock_owners(struct bpf_iter__task_file *ctx)
 	struct task_struct *task = ctx->task;
 	struct file *file = ctx->file;
 	struct sock_owner_rec o = {};
-	struct task_struct *reader;
+	struct task_struct *reader, *leader;
 	struct inode *inode;
 	struct pid *pid;
 	__u32 level;
@@ -38,9 +38,16 @@ int sock_owners(struct bpf_iter__task_file *ctx)
 	 * the kernel walks: at the depth of the reader's own pid. */
 	reader = (struct task_struct *)bpf_get_current_task();
 	level = BPF_CORE_READ(reader, thread_pid, level);
-	pid = BPF_CORE_READ(task, group_leader, thread_pid);
+	leader = BPF_CORE_READ(task, group_leader);
+	pid = BPF_CORE_READ(leader, thread_pid);
 	bpf_core_read(&o.pid, sizeof(o.pid), &pid->numbers[level].nr);
-	bpf_core_read(o.comm, sizeof(o.comm), &task->comm);
+	/* The process's name, as /proc/PID/stat and so ss show it: its
+	 * group leader's comm, kept while the leader is a zombie.  The task
+	 * walked may be another thread: one with files of its own
+	 * (unshare(CLONE_FILES)), or any once the leader has exited
+	 * (task_seq_get_next() of kernel/bpf/task_iter.c skips only
+	 * threads that share the leader's files). */
+	bpf_core_read(o.comm, sizeof(o.comm), &leader->comm);
 	bpf_seq_write(ctx->meta->seq, &o, sizeof(o));
 	return 0;
 }

@@ -183,8 +183,7 @@ static void test_refusals(void)
 	}
 }
 
-/* json_string() escapes through json_escape() in 64-byte pieces: an
- * escape on a piece's edge, and the longest form (\u00XX) at either end. */
+/* json_string(), through json_quote(): escapes, and valid UTF-8 kept. */
 static bool json_is(const char *s, const char *want)
 {
 	char buf[1024] = "";
@@ -203,11 +202,25 @@ static void test_json(void)
 	in[sizeof(in) - 1] = 0;
 	in[0] = '\x01', in[63] = '"', in[64] = '\\', in[128] = '\x1f';
 	sprintf(want, "\"\\u0001%.62s\\\"\\\\%.63s\\u001f\"", in + 1, in + 65);
-	check("json: quote, backslash, control characters, across pieces",
+	check("json: quote, backslash, control characters",
 	      json_is(in, want));
 	check("json: empty string", json_is("", "\"\""));
-	check("json: bytes of 0x7f and above pass as they are",
-	      json_is("\x7f\xc3\xa9", "\"\x7f\xc3\xa9\""));
+	check("json: 0x7f and valid UTF-8 of 2, 3 and 4 bytes as they are",
+	      json_is("\x7f\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80",
+		      "\"\x7f\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\""));
+	check("json: a character cut at the end (comm's 15 bytes)",
+	      json_is("ab\xe2\x82", "\"ab\\u00e2\\u0082\""));
+	check("json: a cut character, then a whole one",
+	      json_is("\xe2\x82\xe2\x82\xac", "\"\\u00e2\\u0082\xe2\x82\xac\""));
+	check("json: stray continuation, 0xff, 0xc0, 0xf5",
+	      json_is("\x80\xff\xc0\xaf\xf5", "\"\\u0080\\u00ff\\u00c0\\u00af\\u00f5\""));
+	check("json: overlong, surrogate, past U+10FFFF",
+	      json_is("\xe0\x80\xaf\xed\xa0\x80\xf4\x90\x80\x80",
+		      "\"\\u00e0\\u0080\\u00af\\u00ed\\u00a0\\u0080"
+		      "\\u00f4\\u0090\\u0080\\u0080\""));
+	check("json: the last code points of each length",
+	      json_is("\xdf\xbf\xef\xbf\xbf\xf4\x8f\xbf\xbf",
+		      "\"\xdf\xbf\xef\xbf\xbf\xf4\x8f\xbf\xbf\""));
 }
 
 int main(void)

@@ -185,6 +185,33 @@ check_owners() {
 	else
 		fail "$name" "$(cat "$W/owned")"
 	fi
+	check_owners_threads
+}
+
+# -p names the process that holds a socket by the process's comm (its
+# group leader's, as /proc/PID/stat has it), never by the thread that
+# holds it: sockzoo threads' thread with files of its own holds port
+# 5040 in the holder (comm sockzoo), the thread of zoo-leader, whose
+# leader has exited, port 5041.  (ss shows neither: it reads only the
+# leader's /proc/PID/fd.)
+check_owners_threads() {
+	local name="$APPLET -t -p: a socket a thread holds, named by its process"
+	local users='users:[(][(]"%s",pid=%s,fd=[0-9]+[)][)]$'
+
+	if ! hold unshare -n "$SOCKZOO" threads; then
+		fail "$name" "sockzoo threads did not start"
+		return
+	fi
+	nsenter -t "$HELD" -n "$KIT" $APPLET -t -p -H >"$W/threads" 2>&1
+	if grep -q zoo-thread "$W/threads" ||
+	   ! grep -Eq "127.0.0.1:5040 .* $(printf "$users" sockzoo "$HELD")" \
+		"$W/threads" ||
+	   ! grep -Eq "127.0.0.1:5041 .* $(printf "$users" zoo-leader '[0-9]+')" \
+		"$W/threads"; then
+		fail "$name" "$(cat "$W/threads")"
+	else
+		pass "$name"
+	fi
 }
 
 # Why -t -i's lines of TCP internals are not plausible, on stdin (the
@@ -440,6 +467,73 @@ check_no_iterator() {
 	fi
 }
 
+# name_netns NAME PID: /run/netns/NAME, a bind mount of PID's netns, as
+# `ip netns attach` makes it (the guests' busybox has no ip netns).
+name_netns() {
+	mkdir -p /run/netns && : >"/run/netns/$1" &&
+		mount -o bind "/proc/$2/ns/net" "/run/netns/$1"
+}
+
+unname_netns() {
+	umount "/run/netns/$1" 2>/dev/null
+	rm -f "/run/netns/$1"
+}
+
+# The inodes of the rows of -t output in file $1 (header and count
+# line left out), sorted.
+table_inodes() {
+	awk '$7 ~ /^[0-9]+$/ { print $7 }' "$1" | sort
+}
+
+# -N with an all-digit name (ip netns add takes "2"; PID 2 is kthreadd,
+# in the host's namespace): DIGITS, a name above any pid_max, is the
+# namespace in /run/netns, and kill through it closes that namespace's
+# sockets only; the zoo holder's pid as a name as well is refused (exit
+# 2, nothing listed), and pid:PID and /run/netns/NAME choose.
+check_netns_digits() {
+	local num=$((4194304 + $$)) zoo=$ZOO ns a=$APPLET
+
+	if ! hold unshare -n "$SOCKZOO" $P 2 6200 ||
+	   ! name_netns $num $HELD || ! name_netns $zoo $HELD; then
+		fail "$a -N DIGITS: name a netns $num and $zoo"
+		return
+	fi
+	ns=$HELD
+	ZOO=$ns
+	compare "$a -N DIGITS: the namespace of that name" "" \
+		"$KIT" $a -N $num
+	compare "$a -N /run/netns/PID: the namespace of that name" "" \
+		"$KIT" $a -N /run/netns/$zoo
+	ZOO=$zoo
+	compare "$a -N pid:PID: the process's namespace" "" \
+		"$KIT" $a -N pid:$zoo
+	expect_err "$a kill -n --all -N PID, also a name in /run/netns: refused" 2 \
+		"^$a: -N $zoo is both /run/netns/$zoo and process $zoo: say -N /run/netns/$zoo or -N pid:$zoo$" \
+		"$KIT" $a kill -n --all -N $zoo
+	# what kill lists is what it closed (a TCP peer reset meanwhile is
+	# gone before kill reaches it, and counted so): sockets of that
+	# namespace only
+	"$KIT" $a -t -N pid:$ns >"$W/before"
+	table_inodes "$W/before" >"$W/before.inodes"
+	"$KIT" $a kill --all -N $num >"$W/out" 2>"$W/err"
+	local status=$? n
+	n=$(table_inodes "$W/out" | wc -l)
+	if [ $status -ne 0 ] || [ -s "$W/err" ] || [ $n -eq 0 ] ||
+	   [ -n "$(table_inodes "$W/out" | awk 'NR == FNR { had[$1]; next }
+		!($1 in had)' "$W/before.inodes" -)" ] ||
+	   [ "$(tail -1 "$W/out" | sed 's/, [0-9]* gone before kill came to them$//')" != \
+	     "closed $n sockets" ]; then
+		fail "$a kill --all -N DIGITS: closes that namespace's sockets, no other" \
+			"exit status $status, stderr: $(cat "$W/err")" \
+			"stdout:" "$(cat "$W/out")" \
+			"its sockets before:" "$(cat "$W/before")"
+	else
+		pass "$a kill --all -N DIGITS: closes that namespace's sockets, no other"
+	fi
+	unname_netns $num
+	unname_netns $zoo
+}
+
 # ---- kill, on sockzoo's victims (tests/sockzoo.c) in a netns of their
 # own, VICTIMS the holder's pid, reached with -N.
 
@@ -522,6 +616,37 @@ kill_refused() {
 	fi
 }
 
+# kill_dry "ARGS" [OWNED]: kill -n ARGS is taken as a filter (exit 0)
+# and lists what -t ARGS lists, at least one socket, then "would close N
+# sockets"; with OWNED, each row with its owners, users:(...).
+kill_dry() {
+	local name="$APPLET kill -n $1${2:+: each socket with its owners}" n
+
+	"$KIT" $APPLET -N "$VICTIMS" -t $1 >"$W/want"
+	n=$(($(wc -l <"$W/want") - 1))
+	echo "would close $n socket$([ $n = 1 ] || echo s)" >>"$W/want"
+	"$KIT" $APPLET kill -n -N "$VICTIMS" $1 >"$W/out" 2>&1
+	if [ $n -eq 0 ] || ! cmp -s "$W/want" "$W/out" || { [ -n "$2" ] &&
+	   [ "$(grep -c ' users:((' "$W/out")" -ne $n ]; }; then
+		fail "$name" "want:" "$(cat "$W/want")" "got:" "$(cat "$W/out")"
+	else
+		pass "$name"
+	fi
+}
+
+# kill_owners_listed "ARGS": after kill_case, each row it listed ends
+# with the holder of the victims, as -t -p shows it.
+kill_owners_listed() {
+	local name="$APPLET kill $1: each socket closed listed with its owner"
+
+	if [ "$(sed '1d;$d' "$W/out" | grep -c '^[^	].* users:(("sockzoo",pid='"$VICTIMS"',fd=[0-9]*))$')" -ne \
+	     "$(sed '1d;$d' "$W/out" | grep -c '^[^	]')" ]; then
+		fail "$name" "$(cat "$W/out")"
+	else
+		pass "$name"
+	fi
+}
+
 check_kill() {
 	local a=$APPLET
 
@@ -533,6 +658,29 @@ check_kill() {
 	expect_err "$a kill with no filter" 2 \
 		"^$a: kill with no filter closes every $P socket: add filters, or --all if that is what you mean$" \
 		"$KIT" $a kill -N "$VICTIMS"
+	# no filter: both families, and no state or all of the protocol's
+	for args in "-s all" "-4 -6 -s all" \
+		"$([ $P = udp ] && echo -s established -s close)"; do
+		[ -n "$args" ] || continue
+		expect_err "$a kill $args: no filter" 2 \
+			"^$a: kill with no filter closes every $P socket: add filters, or --all if that is what you mean$" \
+			"$KIT" $a kill $args -N "$VICTIMS"
+	done
+	# a family, a prefix of either family even of length 0: filters
+	for args in -6 -4 "--src ::/0" "--dst 0.0.0.0/0"; do
+		kill_dry "$args"
+	done
+	# -n: should the refusal break, nothing of this namespace is closed
+	expect_err "$a kill -n --all-netns: refused" 2 \
+		"^$a: kill works in one network namespace: choose it with -N NETNS$" \
+		"$KIT" $a kill -n --all --all-netns
+	# --uid 0: a filter, that leaves the sockets of uid 4242 on port 5037
+	kill_dry "--uid 0"
+	if grep -q ':5037 ' "$W/out"; then
+		fail "$a kill -n --uid 0: not the sockets of uid 4242" "$(cat "$W/out")"
+	else
+		pass "$a kill -n --uid 0: not the sockets of uid 4242"
+	fi
 	expect_err "$a kill -j" 2 "^$a: kill lists the sockets it closes as -t does" \
 		"$KIT" $a kill -j --all -N "$VICTIMS"
 	expect_err "$a -n without kill" 2 "^$a: -n goes with kill$" "$KIT" $a -n
@@ -541,6 +689,7 @@ check_kill() {
 "$("$KIT" $a -N "$VICTIMS" -t -s established --dport 5030)
 would close 2 sockets" \
 			"$KIT" $a kill -n -N "$VICTIMS" -s established --dport 5030
+		kill_dry "-p -s established --dport 5030" owned
 		victims_see "$a kill -n: the owners see nothing" \
 			"client4a open" "server4a open" "listener4 open"
 		kill_case "-s established --dport 5030" 2 \
@@ -550,7 +699,8 @@ would close 2 sockets" \
 			"server4a ECONNRESET" "server4b ECONNRESET" \
 			"client6 open" "server6 open" "listener4 open" \
 			"listener6 open"
-		kill_case "-6 -s listen" 1 "/^LISTEN \\[::1\\]/d"
+		kill_case "-p -6 -s listen" 1 "/^LISTEN \\[::1\\]/d"
+		kill_owners_listed "-p -6 -s listen"
 		# one bucket of the listening hash, over several reads: kernels
 		# that resume a walk by count skip some, the next pass closes them
 		kill_case "-s listen --sport 5034" 200 "/^LISTEN 127.0.0.1:5034 /d"
@@ -570,9 +720,12 @@ would close 2 sockets" \
 		else
 			kill_case "-s time-wait" 1 "/^TIME-WAIT /d"
 		fi
+		kill_case "--uid 4242" 1 "/^LISTEN 127.0.0.2:5037 /d"
 	else
 		# bound sockets stay, unconnected
-		kill_case "--sport 5032" 1 ""
+		kill_dry "-p --sport 5032" owned
+		kill_case "-p --sport 5032" 1 ""
+		kill_owners_listed "-p --sport 5032"
 		victims_see "$a kill: the owner sees ECONNABORTED" \
 			"udp_bound ECONNABORTED" "udp_connected open"
 		# 502 sockets over two reads or more: where the kernel resumes
@@ -583,6 +736,7 @@ would close 2 sockets" \
 		victims_see "$a kill: connected sockets closed" \
 			"udp_bound ECONNABORTED" \
 			"udp_connected ECONNABORTED"
+		kill_case "--uid 4242" 1 ""
 	fi
 }
 
@@ -619,6 +773,7 @@ guest_main() {
 		[ $P = udp ] || check -s listening -t
 		[ $P = udp ] || check -6 -s listening -j
 		compare "$APPLET -N PID" "" "$KIT" "$APPLET" -N "$ZOO"
+		check_netns_digits
 		check_pin
 		check_kill
 		check_churn

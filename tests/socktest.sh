@@ -9,7 +9,12 @@ SOCKCOMPARE=$TESTS/sockcompare
 W=$(mktemp -d)
 . "$TESTS/sockcheck.sh"
 NSNAME=kit-$APPLET-$$
-ODDNAME="$NSNAME-a\"b\\c$(printf '\001')d"	# JSON must escape it
+# JSON must escape it: a quote, a backslash, a control character, bytes
+# that are not UTF-8 (a cut character, 0xff), and a whole character
+ODDNAME="$NSNAME-a\"b\\c$(printf '\001')d$(printf '\342\202\377')é"
+# A command name the kernel cuts at 15 bytes in the middle of the euro
+# sign's 3 bytes, as comm holds it
+CUTCOMM=zoo-holder-ab€
 STALE=/run/netns/$NSNAME-stale		# a file, and $STALE-dir
 exec > >(only_log_lines) 2>&1
 
@@ -20,6 +25,8 @@ socktest_cleanup() {
 		kill "$pid" 2>/dev/null
 	done
 	ip netns del "$NSNAME" 2>/dev/null
+	unname_netns $((4194304 + $$))		# check_netns_digits's
+	unname_netns "$ZOO"
 	ip netns del "$ODDNAME" 2>/dev/null
 	rm -f "$STALE"
 	rmdir "$STALE-dir" 2>/dev/null
@@ -59,6 +66,7 @@ check_netns() {
 		"-t -s established" zoo_section --all-netns -t -s established
 	compare "$APPLET --all-netns -j: the zoo's objects" "-j" \
 		zoo_section --all-netns -j
+	check_netns_digits
 	check_all_netns
 	check_netns_json
 	check_netns_stale
@@ -86,53 +94,113 @@ check_owners_ss() {
 }
 
 # The internals of each full socket (-t -i's second lines, or ss -tnaio's)
-# on stdin, as "LOCAL PEER" then the values that hold still on an idle
-# connection, in the order printed: options, congestion control, window
-# scales, sizes, the byte and segment counters, what is in flight.  Sorted.
-# ss writes a listener's peer as *:* and the dual-stack one as *:PORT; with
+# on stdin, each line as "LOCAL PEER", a tab, then the line's fields.  ss
+# writes a listener's peer as *:* and the dual-stack one as *:PORT; with
 # -o an empty second line after TIME-WAIT and SYN-RECV rows.
-info_stable() {
+info_keyed() {
 	awk '
 	/^\t/ && NF == 0 { next }
-	/^\t/ {
-		out = ""; cc = 0
-		for (i = 1; i <= NF; i++) {
-			t = $i
-			if (t ~ /^(ts|sack|ecn|ecnseen|fastopen)$/ ||
-			    (!cc && t ~ /^[a-z][a-z0-9_]*$/ && (cc = 1)) ||
-			    t ~ /^(wscale|mss|pmtu|rcvmss|advmss|cwnd|ssthresh|bytes_sent|bytes_retrans|bytes_acked|bytes_received|segs_out|segs_in|data_segs_out|data_segs_in|delivered|delivered_ce|unacked|retrans|lost|sacked|reordering|rcv_space|rcv_ssthresh|notsent|snd_wnd):/)
-				out = out " " t
-		}
-		print key out
-		next
-	}
+	/^\t/ { $1 = $1; print key "\t" $0; next }
 	{
 		local = $4; peer = $5
 		sub(/^[*]:/, "[::]:", local)
 		sub(/.*:[*]$/, "*", peer)
 		key = local " " peer
+	}'
+}
+
+# info_keyed's lines as "LOCAL PEER" then the values that hold still on an
+# idle connection, in the order printed: options, congestion control,
+# window scales, sizes, the byte and segment counters, what is in
+# flight.  Sorted.
+info_stable() {
+	info_keyed | awk -F '\t' '{
+		n = split($2, f, " "); out = ""; cc = 0
+		for (i = 1; i <= n; i++) {
+			t = f[i]
+			if (t ~ /^(ts|sack|ecn|ecnseen|fastopen)$/ ||
+			    (!cc && t ~ /^[a-z][a-z0-9_]*$/ && (cc = 1)) ||
+			    t ~ /^(wscale|mss|pmtu|rcvmss|advmss|cwnd|ssthresh|bytes_sent|bytes_retrans|bytes_acked|bytes_received|segs_out|segs_in|data_segs_out|data_segs_in|delivered|delivered_ce|unacked|retrans|lost|sacked|reordering|rcv_space|rcv_ssthresh|notsent|snd_wnd):/)
+				out = out " " t
+		}
+		print $1 out
 	}' | sort
 }
 
-# -t -i's internals equal ss -tnaio's (ss shows the options with -o) for
-# every full socket of the zoo, by addresses and ports, in the values
-# that do not move on an idle connection.  Up to 3 tries: a probe or a
-# retransmitted SYN moves a counter between the two reads.
-check_info_ss() {
-	local name="$APPLET -t -i: the internals that hold still equal ss -tnaio's" try
+# info_tries FORM TEST: the zoo's -t -i and ss -tnaio (ss shows the
+# options with -o) through FORM (info_stable, info_rttvar) into
+# $W/kit-info and $W/ss-info, until the command TEST succeeds.  Up to 3
+# tries: a probe or a retransmitted SYN moves a value between two reads.
+info_tries() {
+	local try
 
 	for try in 1 2 3; do
 		[ $try -gt 1 ] && sleep 1
-		in_zoo "$KIT" "$APPLET" -t -i -H | info_stable >"$W/kit-info"
-		in_zoo ss -tnaioH | info_stable >"$W/ss-info"
-		cmp -s "$W/kit-info" "$W/ss-info" && break
+		in_zoo "$KIT" "$APPLET" -t -i -H | $1 >"$W/kit-info"
+		in_zoo ss -tnaioH | $1 >"$W/ss-info"
+		$2 && return 0
 	done
-	if [ "$(grep -c ' bytes_received:' "$W/kit-info")" -lt 4 ]; then
+	return 1
+}
+
+# -t -i's internals equal ss -tnaio's for every full socket of the zoo,
+# by addresses and ports, in the values that do not move on an idle
+# connection.
+check_info_ss() {
+	local name="$APPLET -t -i: the internals that hold still equal ss -tnaio's"
+
+	info_tries info_stable "cmp -s $W/kit-info $W/ss-info"
+	if ! awk 'match($0, / wscale:[0-9]+,[0-9]+ /) {
+		split(substr($0, RSTART + 8, RLENGTH - 9), w, ",")
+		if (w[1] != w[2]) unequal++ }
+		END { exit unequal < 2 }' "$W/kit-info"; then
+		fail "$name" "no pair with unequal window scales (the zoo's on port 5002):" \
+			"$(cat "$W/kit-info")"
+	elif [ "$(grep -c ' bytes_received:' "$W/kit-info")" -lt 4 ]; then
 		fail "$name" "fewer than 4 sockets with traffic:" "$(cat "$W/kit-info")"
 	elif ! cmp -s "$W/kit-info" "$W/ss-info"; then
 		fail "$name" "ss, then kit:" "$(diff "$W/ss-info" "$W/kit-info" | head -20)"
 	else
 		pass "$name ($(wc -l <"$W/kit-info") sockets)"
+	fi
+}
+
+# info_keyed's lines as "LOCAL PEER RTTVAR" (rtt:RTT/RTTVAR), sorted.
+info_rttvar() {
+	info_keyed | awk -F '\t' 'match($2, /(^| )rtt:[0-9.]+\/[0-9.]+/) {
+		split(substr($2, RSTART, RLENGTH), v, "/")
+		print $1, v[2]
+	}' | sort
+}
+
+# Do the rttvars of $W/ss-info and $W/kit-info (info_rttvar) agree within
+# a fifth, the same sockets, some of 0.005 ms or more?  $W/rttvar says
+# "BIG BAD": how many are of 0.005 ms or more, how many differ.
+rttvar_agree() {
+	local big bad
+
+	join -j1 <(awk '{ print $1 "|" $2, $3 }' "$W/ss-info") \
+		<(awk '{ print $1 "|" $2, $3 }' "$W/kit-info") |
+		awk '$2 >= 0.005 { n++ }
+		     { d = $2 - $3; if (d < 0) d = -d
+		       if (d > ($2 > $3 ? $2 : $3) / 5) bad++ }
+		     END { print n + 0, bad + 0 }' >"$W/rttvar"
+	read -r big bad <"$W/rttvar"
+	[ "$bad" = 0 ] && [ "$big" -gt 0 ] &&
+		[ "$(wc -l <"$W/kit-info")" = "$(wc -l <"$W/ss-info")" ]
+}
+
+# -t -i's rttvar equals ss -tnaio's within a fifth (a probe or a
+# keepalive moves it between the two reads), on sockets that have one
+# of 0.005 ms or more (loopback's are small; 0.001 may be rounding).
+check_info_rttvar() {
+	local name="$APPLET -t -i: rttvar as ss -tnaio shows it, within a fifth"
+
+	if info_tries info_rttvar rttvar_agree; then
+		pass "$name ($(cut -d' ' -f1 "$W/rttvar") sockets of 0.005 ms or more)"
+	else
+		fail "$name" "sockets of 0.005 ms or more, and differing: $(cat "$W/rttvar")" \
+			"ss, then kit:" "$(diff "$W/ss-info" "$W/kit-info" | head -20)"
 	fi
 }
 
@@ -151,6 +219,24 @@ check_owners_pidns() {
 		pass "$name"
 	else
 		fail "$name" "$(cat "$W/pidns")"
+	fi
+}
+
+# -p's join keeps the owners of the last socket of the sorted owner list,
+# the newest: in a pid namespace of its own, where the only sockets are
+# those of one sockzoo holder (UDP: one socket; TCP: a listener and a
+# pair), every row of the walk ends with its owner.
+check_owners_last() {
+	local name="$APPLET -t -p: the last socket of the owner list keeps its owners"
+
+	unshare -pf --mount-proc sh -c '
+		z=$(unshare -n "$1" "$4" 1 7300) || exit 1
+		nsenter -t "$z" -n "$2" "$3" -t -p -H
+		kill "$z"' sh "$SOCKZOO" "$KIT" "$APPLET" $P >"$W/last" 2>&1
+	if [ ! -s "$W/last" ] || grep -v ' users:(("sockzoo",pid=[0-9]*,fd=[0-9]*))$' "$W/last" >/dev/null; then
+		fail "$name" "$(cat "$W/last")"
+	else
+		pass "$name ($(wc -l <"$W/last") sockets)"
 	fi
 }
 
@@ -179,25 +265,37 @@ check_netns_race() {
 	fi
 }
 
-# --all-netns -j with a netns whose name JSON must escape (a quote, a
-# backslash, a control character): every line parses with python's json,
-# and that netns's label comes back exactly.
+# --all-netns -j -p with a netns whose name JSON must escape and an
+# owner whose comm the kernel cut mid-character: every line is strict
+# UTF-8 and parses with python's json; that netns's label comes back,
+# and the comm, with each byte that is not UTF-8 as \u00XX (the byte
+# as a code point).
 check_netns_json() {
-	local name="$APPLET --all-netns -j: a netns name with a quote, a backslash and a control character"
+	local name="$APPLET --all-netns -j -p: a netns name and a comm JSON must escape, not UTF-8"
 	local ns=$ODDNAME pid status
 
-	if ! hold unshare -n "$SOCKZOO" $P 1 7000 ||
+	ln -s "$SOCKZOO" "$W/$CUTCOMM"
+	if ! hold unshare -n "$W/$CUTCOMM" $P 1 7000 ||
 	   ! ip netns attach "$ns" "$HELD"; then
 		fail "$name" "cannot hold sockets in netns $ns"
 		return
 	fi
 	pid=$HELD
-	"$KIT" $APPLET --all-netns -j >"$W/all" 2>"$W/err"
+	"$KIT" $APPLET --all-netns -j -p >"$W/all" 2>"$W/err"
 	status=$?
-	WANT="net:[$(stat -L -c %i "/proc/$pid/ns/net")] $ns" python3 -c '
-import json, os, sys
-labels = [json.loads(line)["netns"] for line in sys.stdin]
-sys.exit(os.environ["WANT"] not in labels)' <"$W/all" 2>"$W/py"
+	WANT="net:[$(stat -L -c %i "/proc/$pid/ns/net")] $ns" COMM=$CUTCOMM python3 -c '
+import codecs, json, os, sys
+# the bytes that are not UTF-8 as code points of their value
+codecs.register_error("bytes", lambda e: ("".join(map(chr,
+	e.object[e.start:e.end])), e.end))
+want = os.environb[b"WANT"].decode("utf-8", "bytes")
+comm = os.environb[b"COMM"][:15].decode("utf-8", "bytes")
+rows = [json.loads(line.decode("utf-8")) for line in sys.stdin.buffer]
+mine = [r for r in rows if r["netns"] == want]
+if not mine:
+	sys.exit("no row with netns %r" % want)
+if not any(o["comm"] == comm for r in mine for o in r["owners"]):
+	sys.exit("no owner %r in %r" % (comm, mine[0]))' <"$W/all" 2>"$W/py"
 	if [ $? -ne 0 ] || [ $status -ne 0 ] || [ -s "$W/err" ]; then
 		fail "$name" "exit status $status" "stderr: $(cat "$W/err")" \
 			"python: $(tail -1 "$W/py")"
@@ -297,6 +395,22 @@ check_listen_queues() {
 	fi
 }
 
+# kill's checks again on new victims, closing through inet_diag as on
+# kernels before 6.5 (KIT_KILL_INET_DIAG=1, README), where this kernel
+# has bpf_sock_destroy() too; their names say "(inet_diag)".
+check_kill_inet_diag() {
+	local a=$APPLET
+
+	export KIT_KILL_INET_DIAG=1
+	check_kill >"$W/kill-log" 2>&1
+	sed "s/^\(PASS\|FAIL\|SKIP\): $a /\1: $a (inet_diag) /" "$W/kill-log"
+	expect_err "$a (inet_diag) kill -v: says it closes through inet_diag" 0 \
+		"^$a: closing through inet_diag \(KIT_KILL_INET_DIAG\)$" \
+		sh -c '"$@" 2>&1 >/dev/null | grep "^$2: closing " >&2' sh \
+		"$KIT" $a kill -v --sport 1 -N "$VICTIMS"
+	unset KIT_KILL_INET_DIAG
+}
+
 # Refusals: usage errors exit 2, runtime errors 1, one line naming the
 # applet, nothing on stdout.
 check_errors() {
@@ -330,7 +444,7 @@ check_errors() {
 	expect_err "$a: unknown netns name" 1 "^$a: .*nosuch-$$" \
 		"$KIT" $a -N nosuch-$$
 	expect_err "$a: netns of no process" 1 "^$a: " "$KIT" $a -N 999999999
-	expect_err "$a -N ''" 2 "^$a: -N takes a network namespace: a name in /run/netns, a path or a PID$" \
+	expect_err "$a -N ''" 2 "^$a: -N takes a network namespace: a name in /run/netns, a path or pid:PID$" \
 		"$KIT" $a -N ''
 	check_privileges
 	check_full_stdout

@@ -13,6 +13,8 @@
  *                             on SIGUSR1 the holder writes to REPORT what
  *                             their owner sees of each ("NAME open",
  *                             "NAME ECONNABORTED", ...)
+ *   sockzoo threads           sockets held by threads (ports 5040, 5041):
+ *                             see build_threads()
  *
  * zoo, tcp and udp fork a holder, wait until every socket is in place,
  * print the holder's pid and return; the holder keeps the sockets until it
@@ -23,6 +25,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <net/if.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -37,6 +40,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -151,6 +155,20 @@ static void tcp_pair(int lfd, const char *ip, int port, int fds[2])
 		die("accept");
 }
 
+/* A pair on lfd whose client offers window scale 0 (a receive buffer set
+ * small before connect() clamps its window, tcp_select_initial_window()),
+ * while the server offers the default: -i's wscale:SND,RCV differs by
+ * side. */
+static void tcp_pair_small_wscale(int lfd, const char *ip, int port)
+{
+	int fd = new_socket(SOCK_STREAM, ip, -1), rcvbuf = 4096;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)))
+		die("SO_RCVBUF");
+	if (connect_to(fd, ip, port) || accept(lfd, NULL, NULL) < 0)
+		die("connect %s port %d", ip, port);
+}
+
 static void set_nonblock(int fd)
 {
 	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK))
@@ -262,6 +280,7 @@ static void zoo_tcp(void)
 	keepalive(fds[0]);
 	tcp_pair(lo6, "::1", ZOO_PORT + 3, fds);
 	keepalive(fds[1]);
+	tcp_pair_small_wscale(lo4, "127.0.0.1", ZOO_PORT + 2);
 
 	for (i = 0; i < 2; i++) {	/* v4 then v6 */
 		const char *ip = i ? "::1" : "127.0.0.1";
@@ -664,7 +683,9 @@ static void request_socket(const char *ip, int port)
  * TCP: two IPv4 pairs on listener4 (5030) and a TIME_WAIT socket there,
  * an IPv6 pair on listener6 (5031), a SO_REUSEPORT group of listeners on
  * 5034, a request socket on 5035; UDP: udp_bound on 5032, udp_connected
- * on 5033 and UDP_CLIENTS more connected to it.
+ * on 5033 and UDP_CLIENTS more connected to it, and one bound on ::1 5036
+ * (kill -6 has a socket to select); a TCP listener and a UDP socket of
+ * ZOO_UID on 127.0.0.2:5037 (kill --uid 0 must leave them).
  */
 static void build_victims(void)
 {
@@ -684,6 +705,14 @@ static void build_victims(void)
 	if (connect_to(uc, "127.0.0.1", VICTIMS_PORT + 2))
 		die("connect UDP");
 	udp_clients("127.0.0.1", VICTIMS_PORT + 2);
+	udp_bound("::1", VICTIMS_PORT + 6, 1);
+	if (setresuid(-1, ZOO_UID, -1))
+		die("seteuid");
+	victim("listener_uid", tcp_listener("127.0.0.2", VICTIMS_PORT + 7, -1,
+					    16), true);
+	udp_bound("127.0.0.2", VICTIMS_PORT + 7, -1);
+	if (setresuid(-1, 0, -1))
+		die("seteuid back");
 	victim("udp_bound", u, false);
 	victim("udp_connected", uc, false);
 }
@@ -744,6 +773,66 @@ static void on_term(int sig)
 	_exit(0);
 }
 
+/* ---- threads ---- */
+
+#define THREADS_PORT	(ZOO_PORT + 40)
+
+/* What a thread of build_threads() does, with a byte to READY when done. */
+struct thread_job {
+	const char *name;
+	bool own_files;
+	int port, ready;
+};
+
+static void *thread_holder(void *arg)
+{
+	const struct thread_job *job = arg;
+
+	prctl(PR_SET_NAME, job->name);
+	if (job->own_files && unshare(CLONE_FILES))
+		die("unshare(CLONE_FILES)");
+	tcp_listener("127.0.0.1", job->port, -1, 16);
+	udp_bound("127.0.0.1", job->port, -1);
+	ready(job->ready);
+	for (;;)
+		pause();
+}
+
+static void start_thread(struct thread_job *job)
+{
+	pthread_t t;
+
+	if (pthread_create(&t, NULL, thread_holder, job))
+		die("pthread_create");
+}
+
+/*
+ * Sockets that -p must name by their process, not by the thread that
+ * holds them: a thread of the holder, zoo-thread-a, with a table of files
+ * of its own (unshare(CLONE_FILES)) holds a TCP listener and a UDP socket
+ * on THREADS_PORT; a process zoo-leader, whose group leader has exited,
+ * keeps those on THREADS_PORT + 1 in its thread zoo-thread-b.
+ */
+static void build_threads(void)
+{
+	static struct thread_job a = { "zoo-thread-a", true, THREADS_PORT },
+				 b = { "zoo-thread-b", false, THREADS_PORT + 1 };
+	int done[2];
+	char two[2];
+
+	if (pipe(done))
+		die("pipe");
+	a.ready = b.ready = done[1];
+	if (zoo_process("zoo-leader")) {
+		start_thread(&b);
+		syscall(SYS_exit, 0);	/* the leader only */
+	}
+	start_thread(&a);
+	if (read(done[0], two, 1) != 1 || read(done[0], two + 1, 1) != 1)
+		die("a thread did not get ready");
+	close(done[0]);
+}
+
 /*
  * Forks the holder, which builds with WHAT and says so through a pipe;
  * the parent prints the holder's pid and returns 0, or 1 if it died.
@@ -777,6 +866,8 @@ static int hold(const char *what, long count, long port)
 		build_zoo();
 	else if (!strcmp(what, "victims"))
 		build_victims();
+	else if (!strcmp(what, "threads"))
+		build_threads();
 	else if (!strcmp(what, "tcp"))
 		spread(tcp_worker, count, 2, port, pipefd[1]);
 	else
@@ -839,6 +930,8 @@ int main(int argc, char **argv)
 		return hold("zoo", 0, 0);
 	if (argc == 4 && (!strcmp(argv[1], "tcp") || !strcmp(argv[1], "udp")))
 		return hold(argv[1], number(argv[2]), number(argv[3]));
+	if (argc == 2 && !strcmp(argv[1], "threads"))
+		return hold("threads", 0, 0);
 	if (argc == 3 && !strcmp(argv[1], "churn"))
 		return churn(number(argv[2]));
 	if (argc == 3 && !strcmp(argv[1], "victims")) {

@@ -14,7 +14,9 @@ check -s fin-wait-2 -s close-wait
 check_outputs
 check_owners_ss
 check_owners_pidns
+check_owners_last
 check_info_ss
+check_info_rttvar
 check -s established
 check -s listening		# ss's name
 check -s listen
@@ -27,6 +29,8 @@ check -s all -c
 check --sport 5002
 check --sport 05002	# decimal, as ss takes it: not octal
 check --dport 5002
+check --dport 0		# listeners and unconnected: port 0 is a port
+EMPTY=1 check --sport 0	# none has local port 0: not "any port"
 check --src 127.0.0.1
 check --src ::1
 check --src ::		# the dual-stack listener
@@ -51,5 +55,6 @@ EMPTY=1 check --sport 1
 check_netns
 check_pin
 check_kill
+check_kill_inet_diag
 check_errors
 check_churn

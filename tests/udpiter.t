@@ -9,12 +9,15 @@ require
 check_outputs
 check_owners_ss
 check_owners_pidns
+check_owners_last
 check -s established
 check -s close
 check -s closed			# ss's name
 check -s all
 check --sport 5006		# three sockets in one hash slot, v4 and v6
 check --dport 5001
+check --dport 0		# listeners and unconnected: port 0 is a port
+EMPTY=1 check --sport 0	# none has local port 0: not "any port"
 check --src 127.0.0.1
 check --src ::1
 check --src ::			# dual-stack and autobound
@@ -35,5 +38,6 @@ EMPTY=1 check --sport 1
 check_netns
 check_pin
 check_kill
+check_kill_inet_diag
 check_errors
 check_churn
