@@ -15,6 +15,7 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 
 CC ?= cc
 CLANG ?= clang
+LLVM_STRIP ?= llvm-strip
 BPFTOOL ?= bpftool
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
@@ -65,9 +66,21 @@ $(foreach p,$(BPF_PROGS),$(eval $(O)/$(p).o: $(O)/$(p).skel.h $(O)/$(p).lskel.h)
 $(O)/tcpiter.o: $(O)/tcpiter_lean.lskel.h
 $(O)/tcpiter_lean.bpf.o: bpf/tcpiter.bpf.c
 
+# A BPF object as the skeletons embed it: its BTF without the source
+# lines that clang's BTF writer copies in when it can read the source
+# (BTFDebug::populateFileContent(); the prefix map sends it elsewhere),
+# without DWARF and branch labels (the loaders read BTF and the
+# relocations' symbols), and linked by libbpf's linker, which resolves
+# the relocations of .BTF and .BTF.ext, as bpftool's own build does.
+bpf_object = $(CLANG) $(BPF_CFLAGS) $(1) \
+		-fdebug-prefix-map=$(CURDIR)=/kit-source-not-embedded \
+		-c -o $@.tmp $< && \
+	$(LLVM_STRIP) -g --wildcard --strip-symbol='LBB*' $@.tmp && \
+	$(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp
+
 $(O)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(O)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+	$(Q)$(call bpf_object)
 
 # kill's programs (tcpkill, udpkill): tcpiter's and udpiter's, closing
 # sockets with the bpf_sock_destroy() kfunc of 6.5.  Objects of their own:
@@ -76,7 +89,7 @@ $(O)/tcpiter.o: $(O)/tcpkill.skel.h $(O)/tcpkill.lskel.h
 $(O)/udpiter.o: $(O)/udpkill.skel.h $(O)/udpkill.lskel.h
 $(O)/%kill.bpf.o: bpf/%iter.bpf.c $(wildcard bpf/*.h) | $(O)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -DSOCK_KILL_KFUNC -c -o $@ $<
+	$(Q)$(call bpf_object,-DSOCK_KILL_KFUNC)
 
 $(O)/%.skel.h: $(O)/%.bpf.o
 	$(call msg,GENSKEL,$@)
