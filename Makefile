@@ -85,8 +85,9 @@ $(O)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(O)
 # kill's programs (tcpkill, udpkill): tcpiter's and udpiter's, closing
 # sockets with the bpf_sock_destroy() kfunc of 6.5.  Objects of their own:
 # a kfunc named in a program stops it loading on the kernels before.
-$(O)/tcpiter.o: $(O)/tcpkill.skel.h $(O)/tcpkill.lskel.h
-$(O)/udpiter.o: $(O)/udpkill.skel.h $(O)/udpkill.lskel.h
+# Light skeletons only: every kernel with the kfunc takes them (5.17).
+$(O)/tcpiter.o: $(O)/tcpkill.lskel.h
+$(O)/udpiter.o: $(O)/udpkill.lskel.h
 $(O)/%kill.bpf.o: bpf/%iter.bpf.c $(wildcard bpf/*.h) | $(O)
 	$(call msg,BPF,$@)
 	$(Q)$(call bpf_object,-DSOCK_KILL_KFUNC)
