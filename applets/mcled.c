@@ -60,6 +60,10 @@ struct led {
 	char color[MAX_COLORS][COLOR_LEN];
 	long intensity[MAX_COLORS];
 	long brightness, max_brightness;
+	/* Each channel's maximum: multi_max_intensity, or max_brightness
+	 * where the kernel has no such file (before 7.2) */
+	long max_intensity[MAX_COLORS];
+	bool has_max_intensity;
 	long new_intensity[MAX_COLORS];	/* what set writes */
 	long new_brightness;		/* -1: left alone */
 };
@@ -269,14 +273,39 @@ static void attr_path(const char *name, const char *attr, char *path)
 		die("path too long: %s/%s/%s", leds_dir(), name, attr);
 }
 
+/* false when the LED has no such file */
+static bool read_optional_attr(const struct led *led, const char *attr,
+			       char *buf, size_t size)
+{
+	char path[PATH_MAX];
+
+	attr_path(led->name, attr, path);
+	if (read_text(path, buf, size) >= 0)
+		return true;
+	if (errno != ENOENT)
+		die_errno("cannot read %s", path);
+	return false;
+}
+
 static void read_attr(const struct led *led, const char *attr, char *buf,
 		      size_t size)
 {
 	char path[PATH_MAX];
 
-	attr_path(led->name, attr, path);
-	if (read_text(path, buf, size) < 0)
+	if (!read_optional_attr(led, attr, buf, size)) {
+		attr_path(led->name, attr, path);
+		errno = ENOENT;
 		die_errno("cannot read %s", path);
+	}
+}
+
+/* multi_intensity or multi_max_intensity: a number per color */
+static void read_per_color(const struct led *led, const char *attr,
+			   char *buf, long *value)
+{
+	if (parse_intensities(buf, value, MAX_COLORS) != led->ncolors)
+		die("%s: %s is not %d numbers: %s", led->name, attr,
+		    led->ncolors, buf);
 }
 
 static long read_number(const struct led *led, const char *attr)
@@ -293,6 +322,7 @@ static long read_number(const struct led *led, const char *attr)
 static void read_led(struct led *led)
 {
 	char buf[512];
+	int i;
 
 	read_attr(led, "multi_index", buf, sizeof(buf));
 	led->ncolors = split_colors(buf, led->color);
@@ -300,11 +330,17 @@ static void read_led(struct led *led)
 		die("%s: multi_index is not 1 to %d color names", led->name,
 		    MAX_COLORS);
 	read_attr(led, "multi_intensity", buf, sizeof(buf));
-	if (parse_intensities(buf, led->intensity, MAX_COLORS) != led->ncolors)
-		die("%s: multi_intensity is not %d numbers: %s", led->name,
-		    led->ncolors, buf);
+	read_per_color(led, "multi_intensity", buf, led->intensity);
 	led->brightness = read_number(led, "brightness");
 	led->max_brightness = read_number(led, "max_brightness");
+	/* Per-channel maxima: 7.2, commit 2682d6308654. */
+	led->has_max_intensity = read_optional_attr(led, "multi_max_intensity",
+						    buf, sizeof(buf));
+	if (led->has_max_intensity)
+		read_per_color(led, "multi_max_intensity", buf,
+			       led->max_intensity);
+	for (i = 0; i < led->ncolors && !led->has_max_intensity; i++)
+		led->max_intensity[i] = led->max_brightness;
 }
 
 static bool is_multicolor(const char *name)
@@ -454,6 +490,10 @@ static void print_json(const struct led *leds, int n, bool get,
 		print_numbers(leds[i].intensity, leds[i].ncolors);
 		printf(",\"brightness\":%ld,\"max_brightness\":%ld",
 		       leds[i].brightness, leds[i].max_brightness);
+		if (leds[i].has_max_intensity) {
+			fputs(",\"max_intensity\":", stdout);
+			print_numbers(leds[i].max_intensity, leds[i].ncolors);
+		}
 		if (get) {
 			driven_values(&leds[i], closest, value);
 			printf(",\"rounding\":\"%s\",\"values\":",
@@ -472,8 +512,12 @@ static void print_list(const struct led *led)
 	printf("%s:", led->name);
 	for (i = 0; i < led->ncolors; i++)
 		printf(" %s=%ld", led->color[i], led->intensity[i]);
-	printf(" brightness=%ld max_brightness=%ld\n", led->brightness,
+	printf(" brightness=%ld max_brightness=%ld", led->brightness,
 	       led->max_brightness);
+	for (i = 0; i < led->ncolors && led->has_max_intensity; i++)
+		printf(i ? ",%ld" : " max_intensity=%ld",
+		       led->max_intensity[i]);
+	putchar('\n');
 }
 
 static void print_get(const struct led *led, bool closest)
@@ -485,6 +529,15 @@ static void print_get(const struct led *led, bool closest)
 	printf("%s: brightness %ld of %ld, values %s\n", led->name,
 	       led->brightness, led->max_brightness,
 	       closest ? "rounded to closest" : "truncated");
+	if (led->has_max_intensity) {
+		printf("  %-10s %9s %6s %6s\n", "color", "intensity", "max",
+		       "value");
+		for (i = 0; i < led->ncolors; i++)
+			printf("  %-10s %9ld %6ld %6ld\n", led->color[i],
+			       led->intensity[i], led->max_intensity[i],
+			       value[i]);
+		return;
+	}
 	printf("  %-10s %9s %6s\n", "color", "intensity", "value");
 	for (i = 0; i < led->ncolors; i++)
 		printf("  %-10s %9ld %6ld\n", led->color[i], led->intensity[i],
@@ -592,41 +645,62 @@ static void parse_request(struct request *req, const char *bright_arg,
 			  "not both");
 }
 
-/* Sets every channel of that color; false when the LED has none. */
-static bool set_color(struct led *led, const char *color, long value)
+/*
+ * Channel i gets value, or set refuses: before 7.2 the kernel stores a
+ * value above max_brightness unchecked, from 7.2 it clamps one above the
+ * channel's maximum in silence (multi_intensity_store()).
+ */
+static void set_channel(struct led *led, int i, long value)
+{
+	if (value > led->max_intensity[i] && led->has_max_intensity)
+		die_usage("%s: %s=%ld is above its maximum %ld "
+			  "(multi_max_intensity)", led->name, led->color[i],
+			  value, led->max_intensity[i]);
+	if (value > led->max_intensity[i])
+		die_usage("%s: %s=%ld is above max_brightness %ld",
+			  led->name, led->color[i], value,
+			  led->max_brightness);
+	led->new_intensity[i] = value;
+}
+
+/*
+ * Every channel of that color gets component scaled to its maximum
+ * (component NULL: value itself); false when the LED has none.
+ */
+static bool set_color(struct led *led, const char *color, long value,
+		      const unsigned char *component)
 {
 	bool found = false;
 	int i;
 
 	for (i = 0; i < led->ncolors; i++) {
-		if (!strcmp(led->color[i], color)) {
-			led->new_intensity[i] = value;
-			found = true;
-		}
+		if (strcmp(led->color[i], color))
+			continue;
+		set_channel(led, i, component ?
+			    scale_component(*component, led->max_intensity[i]) :
+			    value);
+		found = true;
 	}
 	return found;
 }
 
 static void plan_rgb(struct led *led, const struct request *req)
 {
-	long value;
 	int i;
 
 	memset(led->new_intensity, 0, sizeof(led->new_intensity));
-	for (i = 0; i < 3; i++) {
-		value = scale_component(req->rgb[i], led->max_brightness);
-		if (!set_color(led, rgb_names[i], value) && req->rgb[i])
+	for (i = 0; i < 3; i++)
+		if (!set_color(led, rgb_names[i], 0, &req->rgb[i]) &&
+		    req->rgb[i])
 			die_usage("%s has no %s for %s; its colors: %s",
 				  led->name, rgb_names[i], req->rgb_arg,
 				  color_list(led));
-	}
 }
 
 /* What set writes to this LED; refuses (and exits) before any write. */
 static void plan_led(struct led *led, const struct request *req)
 {
 	const struct color_value *cv;
-	const char *color;
 	int i;
 
 	if (req->npositional && req->npositional != led->ncolors)
@@ -638,14 +712,9 @@ static void plan_led(struct led *led, const struct request *req)
 		plan_rgb(led, req);
 	for (i = 0; i < req->nvalues; i++) {
 		cv = &req->values[i];
-		color = cv->color ? cv->color : led->color[i];
-		if (cv->value > led->max_brightness)
-			die_usage("%s: %s=%ld is above max_brightness %ld",
-				  led->name, color, cv->value,
-				  led->max_brightness);
 		if (!cv->color)
-			led->new_intensity[i] = cv->value;
-		else if (!set_color(led, cv->color, cv->value))
+			set_channel(led, i, cv->value);
+		else if (!set_color(led, cv->color, cv->value, NULL))
 			die_usage("%s has no %s; its colors: %s", led->name,
 				  cv->color, color_list(led));
 	}

@@ -433,3 +433,52 @@ refuse_exactly "no permission on one key of three: none is written" 1 \
 expect "with write access, nobody may set" 0 "4 5 6" \
 	sh -c 'setpriv --reuid=65534 --regid=65534 --clear-groups env KIT_SYSFS="$1" "$2" mcled -l rgb:kbd_backlight_1 set 4 5 6 && cat "$3"' \
 	sh "$SYS" "$tmp/kit" "$LEDS/rgb:kbd_backlight_1/multi_intensity"
+
+# --- 7.2's per-channel maxima (multi_max_intensity) -------------------
+# A keyboard whose channels go above max_brightness (uniwill's), and one
+# whose blue is dimmer than its max_brightness.  Without the file, the
+# LEDs above keep max_brightness as every channel's limit.
+
+tree_max() {
+	rm -rf "$SYS"
+	mkled rgb:kbd "red green blue" "10 20 30" 128 255
+	echo "1000 1000 1000" >"$mkled_dev/multi_max_intensity"
+	mkled rgb:dim "green blue red" "5 5 5" 255 255
+	echo "255 100 255" >"$mkled_dev/multi_max_intensity"
+}
+tree_max
+expect "7.2: list shows each channel's maximum" 0 \
+"rgb:dim: green=5 blue=5 red=5 brightness=255 max_brightness=255 max_intensity=255,100,255
+rgb:kbd: red=10 green=20 blue=30 brightness=128 max_brightness=255 max_intensity=1000,1000,1000" \
+	mcled
+expect "7.2: get has a max column" 0 \
+"rgb:kbd: brightness 128 of 255, values rounded to closest
+  color      intensity    max  value
+  red               10   1000      5
+  green             20   1000     10
+  blue              30   1000     15" \
+	env KIT_OSRELEASE=7.2.13 KIT_SYSFS="$SYS" "$KIT" mcled -l rgb:kbd get
+expect "7.2: JSON has max_intensity" 0 \
+'[
+{"name":"rgb:kbd","colors":["red","green","blue"],"intensity":[10,20,30],"brightness":128,"max_brightness":255,"max_intensity":[1000,1000,1000]}
+]' \
+	mcled -l rgb:kbd -j
+expect "7.2: a value above max_brightness and within the channel's maximum is set" 0 \
+	"1000 500 256" sh -c 'KIT_SYSFS="$1" "$2" mcled -l rgb:kbd set 1000 500 256 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/rgb:kbd/multi_intensity"
+refuse_exactly "7.2: a value above the channel's maximum is refused, not clamped" 2 \
+	"mcled: rgb:kbd: green=1001 is above its maximum 1000 (multi_max_intensity)" \
+	mcled -l rgb:kbd set 1 1001 1
+refuse_exactly "7.2: COLOR=V above that channel's maximum" 2 \
+	"mcled: rgb:dim: blue=101 is above its maximum 100 (multi_max_intensity)" \
+	mcled -l rgb:dim set blue=101
+expect "7.2: #RRGGBB scaled to each channel's maximum" 0 \
+	"255 100 128" sh -c 'KIT_SYSFS="$1" "$2" mcled -l rgb:dim set "#80ffff" && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/rgb:dim/multi_intensity"
+expect "7.2: #RRGGBB above max_brightness where the channel goes higher" 0 \
+	"1000 502 0" sh -c 'KIT_SYSFS="$1" "$2" mcled -l rgb:kbd set "#ff8000" && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/rgb:kbd/multi_intensity"
+echo "1 2" >"$LEDS/rgb:dim/multi_max_intensity"
+refuse_exactly "7.2: a multi_max_intensity of the wrong length is an error" 1 \
+	"mcled: rgb:dim: multi_max_intensity is not 3 numbers: 1 2" \
+	mcled -l rgb:dim set 1 2 3

@@ -82,7 +82,15 @@ same() {
 	fi
 }
 
-row() { printf '  %-10s %9s %6s\n' "$@"; }
+# row COLOR INTENSITY VALUE MAX: a line of get's table, which has a max
+# column where the kernel has per-channel maxima (7.2, below).
+row() {
+	if [ "$maxes" = 1 ]; then
+		printf '  %-10s %9s %6s %6s\n' "$1" "$2" "$4" "$3"
+	else
+		printf '  %-10s %9s %6s\n' "$1" "$2" "$3"
+	fi
+}
 
 # --- The example of Documentation/leds/leds-class-multicolor.rst ---------
 S=$LEDS/multicolor:status
@@ -90,6 +98,20 @@ if load; then
 	pass "vled: loads with its defaults"
 else
 	fail "vled: loads with its defaults"
+fi
+# 7.2 (commit 2682d6308654) adds multi_max_intensity, and mcled shows
+# it in list, get and -j; a kernel of 7.2 or later without it fails.
+if [ -e "$S/multi_max_intensity" ]; then
+	maxes=1 list_max=" max_intensity=255,255,255"
+	json_max=',"max_intensity":[255,255,255]'
+	json_max5=',"max_intensity":[1023,1023,1023,1023,1023]'
+	pass "7.2: multi_max_intensity on $version"
+elif [ "$major" -gt 7 ] || { [ "$major" -eq 7 ] && [ "$minor" -ge 2 ]; }; then
+	maxes=1
+	fail "7.2: multi_max_intensity on $version" "no $S/multi_max_intensity"
+else
+	maxes=0 list_max= json_max= json_max5=
+	pass "7.2: no multi_max_intensity on $version"
 fi
 expect "example: cat multi_index" 0 "green blue red" cat "$S/multi_index"
 expect "example: max_brightness" 0 255 cat "$S/max_brightness"
@@ -101,17 +123,24 @@ expect "example: mcled -b 128" 0 "" $KIT mcled -b 128
 expect "example: brightness" 0 128 cat "$S/brightness"
 expect "example: vled reports red 69, blue 113, green $green" 0 \
 	"green $green blue 113 red 69" cat "$COMP/multicolor:status"
+if tail -n 1 "/sys/devices/platform/vled/log/multicolor:status" |
+	grep -Eqx "[0-9]+ 128 $green 113 69"; then
+	pass "vled: its log ends with the brightness set and the components"
+else
+	fail "vled: its log ends with the brightness set and the components" \
+		"$(cat "/sys/devices/platform/vled/log/multicolor:status")"
+fi
 expect "example: mcled get shows the same values" 0 \
 	"multicolor:status: brightness 128 of 255, values $rounding
-$(row color intensity value)
-$(row green 43 $green)
-$(row blue 226 113)
-$(row red 138 69)" $KIT mcled get
+$(row color intensity value max)
+$(row green 43 $green 255)
+$(row blue 226 113 255)
+$(row red 138 69 255)" $KIT mcled get
 expect "example: mcled list" 0 \
-	"multicolor:status: green=43 blue=226 red=138 brightness=128 max_brightness=255" \
+	"multicolor:status: green=43 blue=226 red=138 brightness=128 max_brightness=255$list_max" \
 	$KIT mcled list
 expect "example: mcled -j get" 0 "[
-{\"name\":\"multicolor:status\",\"colors\":[\"green\",\"blue\",\"red\"],\"intensity\":[43,226,138],\"brightness\":128,\"max_brightness\":255,\"rounding\":\"$json_rounding\",\"values\":[$green,113,69]}
+{\"name\":\"multicolor:status\",\"colors\":[\"green\",\"blue\",\"red\"],\"intensity\":[43,226,138],\"brightness\":128,\"max_brightness\":255$json_max,\"rounding\":\"$json_rounding\",\"values\":[$green,113,69]}
 ]" $KIT mcled -j get
 
 # --- Names, hex, octal, percent on the real class ---------------------
@@ -166,7 +195,7 @@ same "mcled get agrees with vled on 5 colors, max 1023" $L
 expect "mcled -b 50% of 1023" 0 512 \
 	sh -c "$KIT mcled -l $L -b 50% && cat $LEDS/$L/brightness"
 expect "mcled -j get on 5 colors, max 1023" 0 "[
-{\"name\":\"$L\",\"colors\":[\"red\",\"green\",\"blue\",\"white\",\"amber\"],\"intensity\":[0,1,2,1023,700],\"brightness\":512,\"max_brightness\":1023,\"rounding\":\"$json_rounding\",\"values\":[0,$closest,1,512,350]}
+{\"name\":\"$L\",\"colors\":[\"red\",\"green\",\"blue\",\"white\",\"amber\"],\"intensity\":[0,1,2,1023,700],\"brightness\":512,\"max_brightness\":1023$json_max5,\"rounding\":\"$json_rounding\",\"values\":[0,$closest,1,512,350]}
 ]" $KIT mcled -l $L -j get
 same "mcled get agrees with vled on 5 colors at 512" $L
 
@@ -326,6 +355,42 @@ if [ -n "$mono" ] && [ ! -e "$LEDS/$mono/multi_index" ]; then
 		ls -d "$LEDS/early"
 else
 	fail "the guest has the keyboard's capslock LED" "$(ls $LEDS)"
+fi
+
+# --- 7.2's per-channel maxima: multi_max_intensity --------------------
+# Commit 2682d6308654 (7.2) gives each channel a maximum of its own, which
+# may pass max_brightness, and makes the kernel clamp a value above it in
+# silence; mcled refuses it.  The file itself tells the two sides apart
+# ($maxes, above).
+K=$LEDS/kbd
+if [ $maxes = 1 ]; then
+	load led=kbd/red:1000+green:1000+blue:100/255
+	expect "7.2: vled's channels have their maxima" 0 "1000 1000 100" \
+		cat "$K/multi_max_intensity"
+	expect "7.2: the kernel clamps a write above a maximum in silence" 0 \
+		"1000 500 100" sh -c "echo 2000 500 500 >$K/multi_intensity && cat $K/multi_intensity"
+	refuse "7.2: mcled refuses it, naming the channel's maximum" 2 \
+		"^mcled: kbd: red=2000 is above its maximum 1000 \(multi_max_intensity\)$" \
+		$KIT mcled -l kbd set 2000 500 50
+	expect "7.2: mcled sets a value above max_brightness within the maximum" 0 \
+		"700 300 90" sh -c "$KIT mcled -l kbd set 700 300 90 && cat $K/multi_intensity"
+	expect "7.2: #RRGGBB lands per channel" 0 "1000 502 0" \
+		sh -c "$KIT mcled -l kbd set '#ff8000' && cat $K/multi_intensity"
+	$KIT mcled -l kbd -b 200 set 1000 502 60
+	same "7.2: mcled get equals what the class computed" kbd
+	expect "7.2: get shows each channel's maximum" 0 \
+		"  red             1000   1000    784" \
+		sh -c "$KIT mcled -l kbd get | grep '^  red'"
+else
+	bad_param "before 7.2: vled has no per-channel maxima" \
+		"LED kbd: red:1000: this kernel has no per-channel maxima" \
+		led=kbd/red:1000+green/255
+	load led=kbd/red+green+blue/255
+	expect "before 7.2: the kernel stores a value above max_brightness" 0 \
+		"300 0 0" sh -c "echo 300 0 0 >$K/multi_intensity && cat $K/multi_intensity"
+	refuse "before 7.2: mcled refuses it by max_brightness" 2 \
+		"^mcled: kbd: red=256 is above max_brightness 255$" \
+		$KIT mcled -l kbd set 256 0 0
 fi
 
 # --- Unloading with LEDs in use ---------------------------------------
