@@ -158,10 +158,14 @@ $(O):
 
 # Unit tests: tests/X_unit.c includes the code it tests.
 UNITS := $(basename $(notdir $(wildcard tests/*_unit.c)))
-$(O)/%_unit: tests/%_unit.c $(O)/lib.o \
+# A unit test links the objects it names here besides the core's lib.o.
+mcled_unit_OBJS := $(O)/ledtext.o
+.SECONDEXPANSION:
+$(O)/%_unit: tests/%_unit.c $(O)/lib.o $$($$*_unit_OBJS) \
 	   $(wildcard applets/*.c applets/*.h bpf/*.h tests/*.h) | $(O)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(KIT_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(O)/lib.o $(LDLIBS)
+	$(Q)$(CC) $(KIT_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(O)/lib.o \
+		$($*_unit_OBJS) $(LDLIBS)
 
 unit: $(patsubst %,$(O)/%,$(UNITS))
 

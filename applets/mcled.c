@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "kit.h"
+#include "ledtext.h"
 
 /* led_colors[] of drivers/leds/led-core.c, in LED_COLOR_ID_* order. */
 #define COLOR_NAMES "white red green blue amber violet yellow ir multicolor " \
@@ -54,6 +55,27 @@ KIT_APPLET(mcled, "multicolor LEDs: list, get, set color and brightness",
 #define COLOR_LEN	16
 #define CHOICES_SHOWN	4	/* names in the "choose one" message */
 
+/*
+ * A trigger and the settings written after it, in that order: ledtrig-
+ * timer's delays, ledtrig-pattern's pattern then repeat (which restarts
+ * it), ledtrig-heartbeat's invert.
+ */
+#define TRIG_NAME	64
+#define TRIG_ATTRS	2
+struct trig {
+	char name[TRIG_NAME];
+	const char *attr[TRIG_ATTRS];	/* NULL: none */
+	char text[TRIG_ATTRS][LEDTEXT_PATTERN_SIZE];
+};
+
+static const char *const trig_attrs[][TRIG_ATTRS + 1] = {
+	{ "timer", "delay_on", "delay_off" },
+	{ "pattern", "pattern", "repeat" },
+	{ "heartbeat", "invert" },
+};
+
+enum action { ACT_NONE, ACT_STEADY, ACT_BLINK, ACT_PATTERN, ACT_HEARTBEAT };
+
 struct led {
 	const char *name;		/* in KIT_SYSFS/class/leds */
 	int ncolors;
@@ -66,6 +88,7 @@ struct led {
 	bool has_max_intensity;
 	long new_intensity[MAX_COLORS];	/* what set writes */
 	long new_brightness;		/* -1: left alone */
+	struct trig *trig, *new_trig;	/* with an action: before, after */
 };
 
 /* One argument of set: COLOR=V, or a value in order (color NULL). */
@@ -81,6 +104,11 @@ struct request {
 	unsigned char rgb[3];
 	bool has_brightness, percent;
 	long brightness;
+	enum action action;
+	const char *action_name;
+	unsigned long delay_on, delay_off;
+	const char *pattern;		/* as given */
+	long repeat;
 };
 
 static const char *const rgb_names[3] = { "red", "green", "blue" };
@@ -183,33 +211,6 @@ static int parse_rgb(const char *s, unsigned char rgb[3])
 static long scale_component(unsigned int component, long max)
 {
 	return (component * max + 127) / 255;
-}
-
-/*
- * -b N or N%: 0 with *value (and *percent set for N%), -1 if malformed.
- * N% is a percentage as a user types it: decimal.
- */
-static int parse_brightness(const char *s, long *value, bool *percent)
-{
-	size_t len = strlen(s);
-	char digits[8] = "";
-	unsigned long v;
-
-	*percent = len > 1 && s[len - 1] == '%';
-	if (!*percent)
-		return parse_value(s, value);
-	if (len > sizeof(digits))
-		return -1;
-	memcpy(digits, s, len - 1);
-	if (parse_ulong(digits, 10, 0, 100, &v))
-		return -1;
-	*value = v;
-	return 0;
-}
-
-static long percent_of(long percent, long max)
-{
-	return (percent * max + 50) / 100;
 }
 
 /*
@@ -343,6 +344,49 @@ static void read_led(struct led *led)
 		led->max_intensity[i] = led->max_brightness;
 }
 
+/* The settings' files of trigger name, in the order they are written. */
+static const char *const *attrs_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(trig_attrs) / sizeof(trig_attrs[0]); i++)
+		if (!strcmp(trig_attrs[i][0], name))
+			return trig_attrs[i] + 1;
+	return NULL;
+}
+
+/*
+ * The LED's trigger and its settings into *t; false when the LED has no
+ * trigger file (a kernel without CONFIG_LEDS_TRIGGERS, a fake tree).
+ * want (or NULL): a trigger the LED must offer, or mcled refuses.
+ */
+static bool read_trig(const struct led *led, struct trig *t, const char *want)
+{
+	char line[LEDTEXT_PATTERN_SIZE], *names[256];
+	const char *const *attrs;
+	int i, n, current;
+	bool offered = !want;
+
+	memset(t, 0, sizeof(*t));
+	if (!read_optional_attr(led, "trigger", line, sizeof(line)))
+		return false;
+	n = ledtext_triggers(line, names, 256, &current);
+	for (i = 0; i < n && !offered; i++)
+		offered = !strcmp(names[i], want);
+	if (!offered)
+		die("%s has no %s trigger: load its module (modprobe "
+		    "ledtrig-%s), or see '%s' in mcled trigger", led->name,
+		    want, want, want);
+	snprintf(t->name, sizeof(t->name), "%s",
+		 current < 0 ? "none" : names[current]);
+	attrs = attrs_of(t->name);
+	for (i = 0; attrs && i < TRIG_ATTRS && attrs[i]; i++) {
+		t->attr[i] = attrs[i];
+		read_attr(led, attrs[i], t->text[i], sizeof(t->text[i]));
+	}
+	return true;
+}
+
 static bool is_multicolor(const char *name)
 {
 	char path[PATH_MAX];
@@ -469,6 +513,37 @@ static void driven_values(const struct led *led, bool closest, long *value)
 					led->max_brightness, closest);
 }
 
+/* get's last line: "  trigger timer: delay_on 500 delay_off 500" */
+static void print_trig(const struct trig *t)
+{
+	int i;
+
+	if (!*t->name)
+		return;
+	printf("  trigger %s", t->name);
+	for (i = 0; i < TRIG_ATTRS && t->attr[i]; i++)
+		printf("%s %s %s", i ? "" : ":", t->attr[i], t->text[i]);
+	putchar('\n');
+}
+
+/* -j get: ,"trigger":"timer","delay_on":500,... (the pattern a string) */
+static void print_json_trig(const struct trig *t)
+{
+	int i;
+
+	if (!*t->name)
+		return;
+	fputs(",\"trigger\":", stdout);
+	json_string(stdout, t->name);
+	for (i = 0; i < TRIG_ATTRS && t->attr[i]; i++) {
+		printf(",\"%s\":", t->attr[i]);
+		if (!strcmp(t->attr[i], "pattern"))
+			json_string(stdout, t->text[i]);
+		else
+			fputs(t->text[i], stdout);
+	}
+}
+
 /* list, or get (with the kernel's rounding, closest or not). */
 static void print_json(const struct led *leds, int n, bool get,
 		       bool closest)
@@ -499,6 +574,7 @@ static void print_json(const struct led *leds, int n, bool get,
 			printf(",\"rounding\":\"%s\",\"values\":",
 			       closest ? "closest" : "truncate");
 			print_numbers(value, leds[i].ncolors);
+			print_json_trig(leds[i].trig);
 		}
 		putchar('}');
 	}
@@ -552,14 +628,53 @@ static int show(const char *pattern, bool json, bool get)
 
 	if (get)
 		need_choice(leds, n, pattern);
+	for (i = 0; i < n && get; i++) {
+		leds[i].trig = calloc(1, sizeof(struct trig));
+		if (!leds[i].trig)
+			die("out of memory");
+		read_trig(&leds[i], leds[i].trig, NULL);
+	}
 	if (json)
 		print_json(leds, n, get, closest);
 	for (i = 0; i < n && !json; i++) {
-		if (get)
+		if (get) {
 			print_get(&leds[i], closest);
-		else
+			print_trig(leds[i].trig);
+		} else {
 			print_list(&leds[i]);
+		}
 	}
+	return 0;
+}
+
+/* trigger: each LED's triggers as the kernel lists them, the current
+ * one in brackets; -j: "triggers" and "current". */
+static int show_triggers(const char *pattern, bool json)
+{
+	char line[LEDTEXT_PATTERN_SIZE], *names[256];
+	int i, j, n, count, current;
+	struct led *leds = select_leds(pattern, &n);
+
+	for (i = 0; i < n; i++) {
+		read_attr(&leds[i], "trigger", line, sizeof(line));
+		if (!json) {
+			printf("%s: %s\n", leds[i].name, line);
+			continue;
+		}
+		count = ledtext_triggers(line, names, 256, &current);
+		fputs(i ? ",\n{\"name\":" : "[\n{\"name\":", stdout);
+		json_string(stdout, leds[i].name);
+		fputs(",\"triggers\":[", stdout);
+		for (j = 0; j < count; j++) {
+			fputs(j ? "," : "", stdout);
+			json_string(stdout, names[j]);
+		}
+		fputs("],\"current\":", stdout);
+		json_string(stdout, current < 0 ? "none" : names[current]);
+		putchar('}');
+	}
+	if (json)
+		puts(n ? "\n]" : "[]");
 	return 0;
 }
 
@@ -618,17 +733,76 @@ static void parse_set_arg(struct request *req, const char *arg)
 	}
 }
 
-static void parse_request(struct request *req, const char *bright_arg,
-			  int argc, char **argv)
+static enum action action_of(const char *word)
 {
-	int i;
+	static const char *const word_of[] = {
+		[ACT_STEADY] = "steady", [ACT_BLINK] = "blink",
+		[ACT_PATTERN] = "pattern", [ACT_HEARTBEAT] = "heartbeat",
+	};
+	int a;
 
+	for (a = ACT_STEADY; a <= ACT_HEARTBEAT; a++)
+		if (!strcmp(word, word_of[a]))
+			return a;
+	return ACT_NONE;
+}
+
+/* blink ON OFF, pattern SPEC, heartbeat, steady: the words after set's. */
+static void parse_action(struct request *req, const char *repeat_arg,
+			 int argc, char **argv)
+{
+	static const int nargs[] = {
+		[ACT_STEADY] = 0, [ACT_BLINK] = 2, [ACT_PATTERN] = 1,
+		[ACT_HEARTBEAT] = 0,
+	};
+	unsigned long repeat;
+
+	req->action = action_of(argv[0]);
+	req->action_name = argv[0];
+	if (argc - 1 != nargs[req->action])
+		die_usage("%s takes %s", argv[0],
+			  req->action == ACT_BLINK ? "ON_MS OFF_MS" :
+			  req->action == ACT_PATTERN ?
+			  "one argument, 'B MS B MS ...'" : "no arguments");
+	if (req->action == ACT_BLINK &&
+	    (parse_ulong(argv[1], 10, 1, UINT_MAX, &req->delay_on) ||
+	     parse_ulong(argv[2], 10, 1, UINT_MAX, &req->delay_off)))
+		die_usage("blink takes ON_MS OFF_MS, each 1 or more "
+			  "milliseconds: %s %s", argv[1], argv[2]);
+	req->pattern = argv[1];
+	req->repeat = -1;
+	if (repeat_arg && req->action != ACT_PATTERN)
+		die_usage("-r goes with pattern");
+	if (repeat_arg && strcmp(repeat_arg, "-1") &&
+	    parse_ulong(repeat_arg, 10, 1, INT_MAX, &repeat))
+		die_usage("bad repeat '%s': give 1 or more times, or -1 "
+			  "for ever", repeat_arg);
+	if (repeat_arg && strcmp(repeat_arg, "-1"))
+		req->repeat = repeat;
+	if (req->has_brightness && req->action == ACT_PATTERN)
+		die_usage("-b does not go with pattern: its brightness is "
+			  "the pattern's");
+	if (req->has_brightness && !req->brightness &&
+	    req->action != ACT_STEADY)
+		die_usage("-b 0 turns the LED off and ends any trigger; "
+			  "give %s a brightness above 0", argv[0]);
+}
+
+static void parse_request(struct request *req, const char *bright_arg,
+			  const char *repeat_arg, int argc, char **argv)
+{
+	int i, end;
+
+	if (argc && !strcmp(argv[0], "set"))
+		argc--, argv++;
+	for (end = 0; end < argc && !action_of(argv[end]); end++)
+		;
 	req->values = calloc(argc + 1, sizeof(*req->values));
 	if (!req->values)
 		die("out of memory");
 	if (bright_arg) {
-		if (parse_brightness(bright_arg, &req->brightness,
-				     &req->percent))
+		if (ledtext_level(bright_arg, &req->brightness,
+				  &req->percent))
 			die_usage("bad brightness '%s': give 0 to "
 				  "max_brightness, or 0%% to 100%%",
 				  bright_arg);
@@ -637,8 +811,12 @@ static void parse_request(struct request *req, const char *bright_arg,
 		die_usage("set needs values: V1 ... Vn, COLOR=V ... or "
 			  "#RRGGBB");
 	}
-	for (i = 0; i < argc; i++)
+	for (i = 0; i < end; i++)
 		parse_set_arg(req, argv[i]);
+	if (end < argc)
+		parse_action(req, repeat_arg, argc - end, argv + end);
+	else if (repeat_arg)
+		die_usage("-r goes with pattern");
 	if (req->npositional &&
 	    (req->npositional < req->nvalues || req->rgb_arg))
 		die_usage("give all values in order, or COLOR=V and #RRGGBB, "
@@ -721,12 +899,67 @@ static void plan_led(struct led *led, const struct request *req)
 	led->new_brightness = -1;
 	if (!req->has_brightness)
 		return;
-	led->new_brightness = req->percent ?
-		percent_of(req->brightness, led->max_brightness) :
-		req->brightness;
+	led->new_brightness = ledtext_level_of(req->brightness, req->percent,
+					       led->max_brightness);
 	if (led->new_brightness > led->max_brightness)
 		die_usage("%s: brightness %ld is above max_brightness %ld",
 			  led->name, led->new_brightness, led->max_brightness);
+}
+
+/* The trigger an action sets. */
+static const char *action_trigger(enum action action)
+{
+	static const char *const name[] = {
+		[ACT_STEADY] = "none", [ACT_BLINK] = "timer",
+		[ACT_PATTERN] = "pattern", [ACT_HEARTBEAT] = "heartbeat",
+	};
+
+	return name[action];
+}
+
+/*
+ * What the action writes: its trigger and settings, and the brightness
+ * after them.  Removing a trigger turns the LED off (led_trigger_set()),
+ * and a brightness written under software blink becomes the blink's
+ * (led_set_brightness(): LED_BLINK_BRIGHTNESS_CHANGE); the blink's, the
+ * heartbeat's and steady's brightness is -b, else the LED's own when it is
+ * steady and lit, else max_brightness (steady from steady: left alone).
+ */
+static void plan_action(struct led *led, const struct request *req)
+{
+	struct trig *t = led->new_trig;
+	char why[256];
+	bool lit;
+
+	if (!read_trig(led, led->trig, action_trigger(req->action)))
+		die("%s has no trigger file: this kernel has no LED triggers "
+		    "(CONFIG_LEDS_TRIGGERS)", led->name);
+	lit = !strcmp(led->trig->name, "none") && led->brightness;
+	snprintf(t->name, sizeof(t->name), "%s", action_trigger(req->action));
+	if (req->action == ACT_BLINK) {
+		t->attr[0] = "delay_on", t->attr[1] = "delay_off";
+		snprintf(t->text[0], sizeof(t->text[0]), "%lu", req->delay_on);
+		snprintf(t->text[1], sizeof(t->text[1]), "%lu", req->delay_off);
+	} else if (req->action == ACT_PATTERN) {
+		t->attr[0] = "pattern", t->attr[1] = "repeat";
+		if (ledtext_pattern(req->pattern, led->max_brightness,
+				    t->text[0], sizeof(t->text[0]), why,
+				    sizeof(why)))
+			die_usage("%s: %s", led->name, why);
+		t->text[0][strlen(t->text[0]) - 1] = '\0';
+		snprintf(t->text[1], sizeof(t->text[1]), "%ld", req->repeat);
+	} else if (req->action == ACT_HEARTBEAT) {
+		t->attr[0] = "invert";
+		strcpy(t->text[0], "0");
+	}
+	if (req->action == ACT_PATTERN || led->new_brightness >= 0)
+		return;
+	if (req->action == ACT_STEADY)
+		led->new_brightness = strcmp(led->trig->name, "none") ?
+				      led->max_brightness : -1;
+	else
+		led->new_brightness = lit ? led->brightness :
+				      led->max_brightness;
 }
 
 static void check_writable(const struct led *led, const char *attr)
@@ -771,12 +1004,33 @@ static int write_attr(const struct led *led, const char *attr,
 	return n == (ssize_t)len ? 0 : -1;
 }
 
+/* The trigger, then its settings (an empty one, a pattern there was
+ * not, is left out). */
+static int write_trig(const struct led *led, const struct trig *t, char *why)
+{
+	char text[LEDTEXT_PATTERN_SIZE + 1];
+	int i;
+
+	snprintf(text, sizeof(text), "%s\n", t->name);
+	if (write_attr(led, "trigger", text, why))
+		return -1;
+	for (i = 0; i < TRIG_ATTRS && t->attr[i]; i++) {
+		if (!*t->text[i])
+			continue;
+		snprintf(text, sizeof(text), "%s\n", t->text[i]);
+		if (write_attr(led, t->attr[i], text, why))
+			return -1;
+	}
+	return 0;
+}
+
 /*
- * The intensities (unless NULL), then the brightness (unless negative);
- * *taken counts the writes the LED took.
+ * The intensities (unless NULL), the trigger (unless NULL), then the
+ * brightness (unless negative); *taken counts the writes the LED took.
  */
 static int write_state(const struct led *led, const long *intensity,
-		       long brightness, int *taken, char *why)
+		       const struct trig *trig, long brightness, int *taken,
+		       char *why)
 {
 	char text[MAX_COLORS * 24];
 
@@ -787,6 +1041,11 @@ static int write_state(const struct led *led, const long *intensity,
 		if (write_attr(led, "multi_intensity", text, why))
 			return -1;
 		(*taken)++;
+	}
+	if (trig) {
+		(*taken)++;
+		if (write_trig(led, trig, why))
+			return -1;
 	}
 	if (brightness >= 0) {
 		snprintf(text, sizeof(text), "%ld\n", brightness);
@@ -811,14 +1070,18 @@ static void put_back(const struct led *leds, int failed, int taken,
 	int i, n;
 
 	for (i = 0; i <= failed; i++) {
-		brightness = leds[i].new_brightness >= 0 ?
+		const struct trig *trig = leds[i].trig;
+
+		/* A restored trigger drives the brightness again. */
+		brightness = leds[i].new_brightness >= 0 &&
+			     (!trig || !strcmp(trig->name, "none")) ?
 			     leds[i].brightness : -1;
 		if (i == failed && !taken)
 			break;
-		if (i == failed)	/* it took the intensities only */
+		if (i == failed && !trig)	/* it took the intensities only */
 			brightness = -1;
 		if (write_state(&leds[i], intensities ? leds[i].intensity :
-				NULL, brightness, &n, again))
+				NULL, trig, brightness, &n, again))
 			die("%s; putting %s back failed too: %s", why,
 			    leds[i].name, again);
 	}
@@ -831,63 +1094,82 @@ static void put_back(const struct led *leds, int failed, int taken,
  * Every LED is checked before the first write, so a refusal changes
  * nothing; a write the kernel refuses all the same is undone.
  */
-static int set(const char *pattern, const char *bright_arg, int argc,
-	       char **argv)
+static int set(const char *pattern, const char *bright_arg,
+	       const char *repeat_arg, int argc, char **argv)
 {
 	struct request req = { 0 };
-	bool intensities = argc > 0;
 	int i, n, taken;
 	char why[WHY_SIZE];
 	struct led *leds;
+	bool intensities;
 
-	parse_request(&req, bright_arg, argc, argv);
+	parse_request(&req, bright_arg, repeat_arg, argc, argv);
+	intensities = req.nvalues || req.rgb_arg;
 	leds = select_leds(pattern, &n);
 	need_choice(leds, n, pattern);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		plan_led(&leds[i], &req);
+		if (!req.action)
+			continue;
+		leds[i].trig = calloc(2, sizeof(struct trig));
+		if (!leds[i].trig)
+			die("out of memory");
+		leds[i].new_trig = leds[i].trig + 1;
+		plan_action(&leds[i], &req);
+	}
 	for (i = 0; i < n; i++) {
 		if (intensities)
 			check_writable(&leds[i], "multi_intensity");
-		if (req.has_brightness)
+		if (req.action)
+			check_writable(&leds[i], "trigger");
+		if (leds[i].new_brightness >= 0)
 			check_writable(&leds[i], "brightness");
 	}
 	for (i = 0; i < n; i++)
 		if (write_state(&leds[i], intensities ?
 				leds[i].new_intensity : NULL,
-				leds[i].new_brightness, &taken, why))
+				leds[i].new_trig, leds[i].new_brightness,
+				&taken, why))
 			put_back(leds, i, taken, intensities, why);
 	return 0;
 }
 
 int mcled_main(int argc, char **argv)
 {
-	const char *pattern = NULL, *bright_arg = NULL, *cmd;
+	const char *pattern = NULL, *bright_arg = NULL, *repeat_arg = NULL;
+	const char *cmd;
 	bool json = false;
 	int opt;
 
-	while ((opt = kit_getopt(argc, argv, "l:jb:", NULL)) != -1) {
+	while ((opt = kit_getopt(argc, argv, "l:jb:r:", NULL)) != -1) {
 		if (opt == 'l')
 			pattern = optarg;
 		else if (opt == 'j')
 			json = true;
-		else
+		else if (opt == 'b')
 			bright_arg = optarg;
+		else
+			repeat_arg = optarg;
 	}
 	argc -= optind;
 	argv += optind;
 	cmd = argc ? argv[0] : bright_arg ? "set" : "list";
-	if (argc)
-		argc--, argv++;
-	if (!strcmp(cmd, "set")) {
+	if (!strcmp(cmd, "set") || action_of(cmd)) {
 		if (json)
-			die_usage("-j goes with list and get");
-		return set(pattern, bright_arg, argc, argv);
+			die_usage("-j goes with list, get and trigger");
+		return set(pattern, bright_arg, repeat_arg, argc, argv);
 	}
-	if (strcmp(cmd, "list") && strcmp(cmd, "get"))
-		die_usage("unknown command '%s': list, get or set", cmd);
+	if (strcmp(cmd, "list") && strcmp(cmd, "get") &&
+	    strcmp(cmd, "trigger"))
+		die_usage("unknown command '%s': list, get, set, trigger, "
+			  "blink, pattern, heartbeat or steady", cmd);
 	if (bright_arg)
-		die_usage("-b goes with set, or alone");
-	if (argc)
+		die_usage("-b goes with set and the triggers, or alone");
+	if (repeat_arg)
+		die_usage("-r goes with pattern");
+	if (argc > 1)
 		die_usage("%s takes no arguments", cmd);
+	if (!strcmp(cmd, "trigger"))
+		return show_triggers(pattern, json);
 	return show(pattern, json, !strcmp(cmd, "get"));
 }
