@@ -1,5 +1,5 @@
 #!/bin/sh
-# modules: led-class-multicolor ledtrig-timer
+# modules: led-class-multicolor ledtrig-timer ledtrig-pattern ledtrig-heartbeat
 #
 # mcled against the kernel's multicolor LED class, on LEDs that kit's
 # module (kernel/vled.c) registers with no hardware behind them.  vled
@@ -61,7 +61,7 @@ state() {
 # and what vled says the class computed, for the LEDs glob $1 selects.
 mcled_values() {
 	$KIT mcled -j -l "$1" get |
-		sed -n 's/^{"name":"\([^"]*\)".*"values":\[\([0-9,]*\)\]}.*/\1 \2/p' |
+		sed -n 's/^{"name":"\([^"]*\)".*"values":\[\([0-9,]*\)\].*/\1 \2/p' |
 		tr ',' ' ' | sort
 }
 vled_values() {
@@ -135,12 +135,13 @@ expect "example: mcled get shows the same values" 0 \
 $(row color intensity value max)
 $(row green 43 $green 255)
 $(row blue 226 113 255)
-$(row red 138 69 255)" $KIT mcled get
+$(row red 138 69 255)
+  trigger none" $KIT mcled get
 expect "example: mcled list" 0 \
 	"multicolor:status: green=43 blue=226 red=138 brightness=128 max_brightness=255$list_max" \
 	$KIT mcled list
 expect "example: mcled -j get" 0 "[
-{\"name\":\"multicolor:status\",\"colors\":[\"green\",\"blue\",\"red\"],\"intensity\":[43,226,138],\"brightness\":128,\"max_brightness\":255$json_max,\"rounding\":\"$json_rounding\",\"values\":[$green,113,69]}
+{\"name\":\"multicolor:status\",\"colors\":[\"green\",\"blue\",\"red\"],\"intensity\":[43,226,138],\"brightness\":128,\"max_brightness\":255$json_max,\"rounding\":\"$json_rounding\",\"values\":[$green,113,69],\"trigger\":\"none\"}
 ]" $KIT mcled -j get
 
 # --- Names, hex, octal, percent on the real class ---------------------
@@ -195,7 +196,7 @@ same "mcled get agrees with vled on 5 colors, max 1023" $L
 expect "mcled -b 50% of 1023" 0 512 \
 	sh -c "$KIT mcled -l $L -b 50% && cat $LEDS/$L/brightness"
 expect "mcled -j get on 5 colors, max 1023" 0 "[
-{\"name\":\"$L\",\"colors\":[\"red\",\"green\",\"blue\",\"white\",\"amber\"],\"intensity\":[0,1,2,1023,700],\"brightness\":512,\"max_brightness\":1023$json_max5,\"rounding\":\"$json_rounding\",\"values\":[0,$closest,1,512,350]}
+{\"name\":\"$L\",\"colors\":[\"red\",\"green\",\"blue\",\"white\",\"amber\"],\"intensity\":[0,1,2,1023,700],\"brightness\":512,\"max_brightness\":1023$json_max5,\"rounding\":\"$json_rounding\",\"values\":[0,$closest,1,512,350],\"trigger\":\"none\"}
 ]" $KIT mcled -l $L -j get
 same "mcled get agrees with vled on 5 colors at 512" $L
 
@@ -391,6 +392,143 @@ else
 	refuse "before 7.2: mcled refuses it by max_brightness" 2 \
 		"^mcled: kbd: red=256 is above max_brightness 255$" \
 		$KIT mcled -l kbd set 256 0 0
+fi
+
+# --- Triggers: what each write does, seen in vled's log ---------------
+# vled logs every brightness the class sets (its time in microseconds,
+# the brightness, the components): a trigger's blinks and steps.
+LOG=/sys/devices/platform/vled/log
+load led=multicolor:status/green+blue+red/255,second/red+green+blue/255
+# since NAME: the log's lines after its last one now (by their time).
+since() { tail -n 1 "$LOG/$1" | cut -d' ' -f1; }
+after() { awk -v t="$2" '$1 > t' "$LOG/$1"; }
+# durations LINES: "ON OFF", the mean milliseconds the LED spent on and
+# off between the log's changes (the first and last left out).
+durations() {
+	awk '{ t[NR] = $1; b[NR] = $2 }
+	END {
+		for (i = 2; i < NR; i++) {
+			d = (t[i + 1] - t[i]) / 1000
+			if (b[i] > 0) { on += d; non++ } else { off += d; noff++ }
+		}
+		if (non && noff) printf "%d %d\n", on / non, off / noff
+	}'
+}
+within() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
+trig_now() { sed -n 's/.*\[\([^]]*\)\].*/\1/p' "$S/trigger"; }
+
+triggers=$($KIT mcled -l multicolor:status trigger)
+case "$triggers" in
+*" timer"*" heartbeat"*" pattern"*|*" timer"*" pattern"*" heartbeat"*)
+	pass "trigger: lists timer, heartbeat and pattern" ;;
+*)	fail "trigger: lists timer, heartbeat and pattern" "$triggers" ;;
+esac
+
+$KIT mcled -l multicolor:status set 43 226 138 >/dev/null
+$KIT mcled -l multicolor:status -b 128 >/dev/null
+t=$(since multicolor:status)
+expect "blink: mcled blink 100 300" 0 "" $KIT mcled -l multicolor:status blink 100 300
+sleep 2
+got=$(after multicolor:status "$t" | durations)
+if within "${got% *}" 80 200 && within "${got#* }" 260 450; then
+	pass "blink: on 100 ms, off 300 ms in vled's log ($got)"
+else
+	fail "blink: on 100 ms, off 300 ms in vled's log" "on/off: $got" \
+		"$(after multicolor:status "$t" | head -12)"
+fi
+levels=$(after multicolor:status "$t" | awk '$2 > 0 { print $2 }' | sort -u)
+expect "blink: at the brightness the LED had (128)" 0 128 echo "$levels"
+expect "get: trigger timer and its delays" 0 \
+	"  trigger timer: delay_on 100 delay_off 300" \
+	sh -c "$KIT mcled -l multicolor:status get | tail -n 1"
+echo 64 >"$S/brightness"
+sleep 1
+t=$(since multicolor:status)
+sleep 1
+expect "blink: a brightness written while blinking is the blink's (64)" 0 64 \
+	sh -c "awk -v t=$t '\$1 > t && \$2 > 0 { print \$2 }' $LOG/multicolor:status | sort -u"
+if [ $maxes = 1 ]; then
+	$KIT mcled -l multicolor:status blink 1000 1000 >/dev/null
+	sleep 0.3
+	n=$(wc -l <"$LOG/multicolor:status")
+	t=$(since multicolor:status)
+	echo "1 2 3" >"$S/multi_intensity"
+	if [ "$(since multicolor:status)" = "$t" ] &&
+	   [ "$(cat "$S/multi_intensity")" = "1 2 3" ] && [ "$(trig_now)" = timer ]; then
+		pass "7.2: multi_intensity written while blinking is only stored"
+	else
+		fail "7.2: multi_intensity written while blinking is only stored" \
+			"trigger $(trig_now)" "$(tail -n 3 "$LOG/multicolor:status")"
+	fi
+	echo "43 226 138" >"$S/multi_intensity"
+fi
+echo 0 >"$S/brightness"
+t=$(since multicolor:status)
+sleep 0.8
+if [ "$(trig_now)" = none ] && [ -z "$(after multicolor:status "$t")" ]; then
+	pass "blink: brightness 0 ends it: trigger none, no change after"
+else
+	fail "blink: brightness 0 ends it: trigger none, no change after" \
+		"trigger $(trig_now)" "$(after multicolor:status "$t")"
+fi
+
+# Steps: a tuple of duration 0 after one of the same brightness (the
+# kernel's pattern_trig_timer_function()); twice, then the pattern ends.
+t=$(since multicolor:status)
+expect "pattern: two steps, twice (-r 2)" 0 "" \
+	$KIT mcled -l multicolor:status pattern '255 200 255 0 0 200 0 0' -r 2
+sleep 1.5
+expect "pattern: vled saw 255 0 255 0" 0 "255 0 255 0" \
+	sh -c "awk -v t=$t '\$1 > t { printf \"%s%s\", n++ ? \" \" : \"\", \$2 } END { print \"\" }' $LOG/multicolor:status"
+expect "get: trigger pattern and its settings" 0 \
+	"  trigger pattern: pattern 255 200 255 0 0 200 0 0 repeat 2" \
+	sh -c "$KIT mcled -l multicolor:status get | tail -n 1"
+t=$(since multicolor:status)
+$KIT mcled -l multicolor:status pattern '0 400 100% 400' -r 1 >/dev/null
+sleep 1.2
+fades=$(after multicolor:status "$t" | awk '$2 > 0 && $2 < 255' | wc -l)
+if [ "$fades" -ge 4 ]; then
+	pass "pattern: a fade in 50 ms steps ($fades between 0 and 255)"
+else
+	fail "pattern: a fade in 50 ms steps" "$(after multicolor:status "$t")"
+fi
+refuse "pattern: an odd count is refused, nothing changed" 2 \
+	"^mcled: multicolor:status: a pattern is 2 or more pairs of brightness and milliseconds, got 3 numbers$" \
+	$KIT mcled -l multicolor:status pattern '0 100 255'
+
+t=$(since multicolor:status)
+expect "heartbeat: mcled heartbeat" 0 "" $KIT mcled -l multicolor:status heartbeat
+sleep 3
+beats=$(after multicolor:status "$t" | awk '$2 > 0' | wc -l)
+if [ "$(trig_now)" = heartbeat ] && [ "$beats" -ge 2 ]; then
+	pass "heartbeat: running ($beats beats in 3 s)"
+else
+	fail "heartbeat: running" "trigger $(trig_now)" "$(after multicolor:status "$t")"
+fi
+
+for how in "blink 50 50" "pattern '0 100 255 100'" heartbeat; do
+	eval "$KIT mcled -l '*' $how" >/dev/null
+	sleep 0.5
+	$KIT mcled -l '*' steady >/dev/null
+	t=$(since multicolor:status)
+	sleep 0.6
+	if [ "$(trig_now)" = none ] && [ -z "$(after multicolor:status "$t")" ] &&
+	   [ "$(cat "$S/brightness")" = 255 ] &&
+	   [ "$(cat "$LEDS/second/trigger" | sed -n 's/.*\[\([^]]*\)\].*/\1/p')" = none ]; then
+		pass "steady: ends $how on every LED the glob selects, lit at 255"
+	else
+		fail "steady: ends $how on every LED the glob selects, lit at 255" \
+			"trigger $(trig_now), brightness $(cat "$S/brightness")" \
+			"$(after multicolor:status "$t")"
+	fi
+done
+
+if rmmod ledtrig_heartbeat 2>/dev/null || rmmod ledtrig-heartbeat 2>/dev/null; then
+	refuse "a trigger the kernel lacks: refused, its module named" 1 \
+		"^mcled: multicolor:status has no heartbeat trigger: load its module \(modprobe ledtrig-heartbeat\)" \
+		$KIT mcled -l multicolor:status heartbeat
+else
+	fail "a trigger the kernel lacks" "ledtrig-heartbeat is built in or would not unload"
 fi
 
 # --- Unloading with LEDs in use ---------------------------------------
