@@ -13,18 +13,52 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
-CC ?= cc
+# ARCH: the target, by the kernel's name for it (x86, arm64, arm), as
+# `make modules ARCH=` takes it; by default the machine's own.  Another
+# ARCH cross-builds with Debian's cross compiler and the target's
+# multiarch libraries (make deps installs them).
+HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
+	     -e 's/arm.*/arm/')
+ARCH ?= $(HOST_ARCH)
+override ARCH := $(patsubst x86_64,x86,$(ARCH))
+TRIPLET_x86 := x86_64-linux-gnu
+TRIPLET_arm64 := aarch64-linux-gnu
+TRIPLET_arm := arm-linux-gnueabihf
+DEB_ARCH_x86 := amd64
+DEB_ARCH_arm64 := arm64
+DEB_ARCH_arm := armhf
+ifeq ($(TRIPLET_$(ARCH)),)
+$(error ARCH=$(ARCH): kit builds for x86, arm64 and arm)
+endif
+ifneq ($(ARCH),$(HOST_ARCH))
+CROSS_COMPILE ?= $(TRIPLET_$(ARCH))-
+endif
+ifeq ($(origin CC),default)
+CC := $(CROSS_COMPILE)gcc
+endif
 CLANG ?= clang
+LLVM_STRIP ?= llvm-strip
 BPFTOOL ?= bpftool
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 
+# kit's own flags; CFLAGS, CPPFLAGS and LDFLAGS (the user's, or
+# dpkg-buildflags') add to them.
 CFLAGS ?= -O2
-CFLAGS += -std=gnu11 -Wall -Wextra -ffunction-sections -fdata-sections \
-	  -Iapplets -I$(O) -DKIT_VERSION='"$(VERSION)"'
-LDFLAGS += -static -s -Wl,--gc-sections
+KIT_CFLAGS := -std=gnu11 -Wall -Wextra -ffunction-sections -fdata-sections \
+	      -Iapplets -I$(O) -DKIT_VERSION='"$(VERSION)"'
+KIT_LDFLAGS := -static -s -Wl,--gc-sections
 # libbpf needs libelf and zlib; rdload's decompressors are the rest.
 LDLIBS += -lbpf -lelf -lz -llzma -lbz2 -lzstd -llz4 -llzo2
-BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_x86 -Wall -Ibpf -I$(O)
+BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ibpf -I$(O)
+
+# What the build takes from Debian: HEADER:PACKAGE for the compiler, and
+# the BPF tools.  Checked once, so a missing one is named, not met as a
+# compiler error.
+BUILD_HEADERS := bpf/libbpf.h:libbpf-dev libelf.h:libelf-dev \
+	zlib.h:zlib1g-dev lzma.h:liblzma-dev bzlib.h:libbz2-dev \
+	zstd.h:libzstd-dev lz4.h:liblz4-dev lzo/lzo1x.h:liblzo2-dev
+BUILD_TOOLS := $(CC):gcc$(if $(CROSS_COMPILE),-$(TRIPLET_$(ARCH))) \
+	$(CLANG):clang $(LLVM_STRIP):llvm $(BPFTOOL):bpftool
 
 # An applet is an applets/*.c with a KIT_APPLET line; APPLETS= builds a
 # subset.  The other files are the core and helpers some applets share.
@@ -51,11 +85,29 @@ all: $(KIT)
 
 $(KIT): $(OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+	$(Q)$(CC) $(KIT_LDFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-$(O)/%.o: applets/%.c applets/kit.h | $(O)
+$(O)/%.o: applets/%.c applets/kit.h | $(O)/build-deps
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(Q)$(CC) $(KIT_CFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# A file that says the build's needs were met for this CC.
+$(O)/build-deps: | $(O)
+	$(Q)missing=; \
+	for t in $(BUILD_TOOLS); do \
+		command -v $${t%%:*} >/dev/null || missing="$$missing $${t#*:}"; \
+	done; \
+	for h in $(BUILD_HEADERS); do \
+		echo "#include <$${h%%:*}>" | \
+		$(CC) $(CPPFLAGS) -E -x c - >/dev/null 2>&1 || \
+		missing="$$missing $${h#*:}$(if $(CROSS_COMPILE),:$(DEB_ARCH_$(ARCH)))"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+		echo "kit: the build needs the Debian packages$$missing;" \
+		     "run 'make deps' as root" >&2; \
+		exit 1; \
+	fi; \
+	echo "$(CC)" >$@
 
 # An applet with a BPF program includes its generated skeleton, and its
 # light skeleton (the kernel relocates the program: NAME_light).
@@ -65,18 +117,31 @@ $(foreach p,$(BPF_PROGS),$(eval $(O)/$(p).o: $(O)/$(p).skel.h $(O)/$(p).lskel.h)
 $(O)/tcpiter.o: $(O)/tcpiter_lean.lskel.h
 $(O)/tcpiter_lean.bpf.o: bpf/tcpiter.bpf.c
 
+# A BPF object as the skeletons embed it: its BTF without the source
+# lines that clang's BTF writer copies in when it can read the source
+# (BTFDebug::populateFileContent(); the prefix map sends it elsewhere),
+# without DWARF and branch labels (the loaders read BTF and the
+# relocations' symbols), and linked by libbpf's linker, which resolves
+# the relocations of .BTF and .BTF.ext, as bpftool's own build does.
+bpf_object = $(CLANG) $(BPF_CFLAGS) $(1) \
+		-fdebug-prefix-map=$(CURDIR)=/kit-source-not-embedded \
+		-c -o $@.tmp $< && \
+	$(LLVM_STRIP) -g --wildcard --strip-symbol='LBB*' $@.tmp && \
+	$(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp
+
 $(O)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(O)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -c -o $@ $<
+	$(Q)$(call bpf_object)
 
 # kill's programs (tcpkill, udpkill): tcpiter's and udpiter's, closing
 # sockets with the bpf_sock_destroy() kfunc of 6.5.  Objects of their own:
 # a kfunc named in a program stops it loading on the kernels before.
-$(O)/tcpiter.o: $(O)/tcpkill.skel.h $(O)/tcpkill.lskel.h
-$(O)/udpiter.o: $(O)/udpkill.skel.h $(O)/udpkill.lskel.h
+# Light skeletons only: every kernel with the kfunc takes them (5.17).
+$(O)/tcpiter.o: $(O)/tcpkill.lskel.h
+$(O)/udpiter.o: $(O)/udpkill.lskel.h
 $(O)/%kill.bpf.o: bpf/%iter.bpf.c $(wildcard bpf/*.h) | $(O)
 	$(call msg,BPF,$@)
-	$(Q)$(CLANG) $(BPF_CFLAGS) -DSOCK_KILL_KFUNC -c -o $@ $<
+	$(Q)$(call bpf_object,-DSOCK_KILL_KFUNC)
 
 $(O)/%.skel.h: $(O)/%.bpf.o
 	$(call msg,GENSKEL,$@)
@@ -93,10 +158,14 @@ $(O):
 
 # Unit tests: tests/X_unit.c includes the code it tests.
 UNITS := $(basename $(notdir $(wildcard tests/*_unit.c)))
-$(O)/%_unit: tests/%_unit.c $(O)/lib.o \
+# A unit test links the objects it names here besides the core's lib.o.
+mcled_unit_OBJS := $(O)/ledtext.o
+.SECONDEXPANSION:
+$(O)/%_unit: tests/%_unit.c $(O)/lib.o $$($$*_unit_OBJS) \
 	   $(wildcard applets/*.c applets/*.h bpf/*.h tests/*.h) | $(O)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(filter-out -static -s,$(CFLAGS)) -o $@ $< $(O)/lib.o $(LDLIBS)
+	$(Q)$(CC) $(KIT_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(O)/lib.o \
+		$($*_unit_OBJS) $(LDLIBS)
 
 unit: $(patsubst %,$(O)/%,$(UNITS))
 

@@ -12,10 +12,10 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "kit.h"
+#include "ledtext.h"
 
 /* led_colors[] of drivers/leds/led-core.c, in LED_COLOR_ID_* order. */
 #define COLOR_NAMES "white red green blue amber violet yellow ir multicolor " \
@@ -24,7 +24,8 @@
 static const char usage[] =
 "Usage: mcled [-l NAME] [-j] [list]      multicolor LEDs and their state\n"
 "       mcled [-l NAME] [-j] get         state, and what each color gets\n"
-"       mcled [-l NAME] [-b N|N%] [set VALUE...]\n"
+"       mcled [-l NAME] [-b N|N%] [set VALUE...] [ACTION]\n"
+"       mcled [-l NAME] [-j] trigger     the triggers, [the current one]\n"
 "\n"
 "  -l NAME   the LED: its name in /sys/class/leds, or a shell glob that\n"
 "            selects several ('rgb:kbd_backlight*'); default: the only\n"
@@ -38,9 +39,19 @@ static const char usage[] =
 "  #RRGGBB [COLOR=V ...]\n"
 "                   red, green and blue scaled to max_brightness, every\n"
 "                   other color 0 unless named; the # is required\n"
-"Values: 0 to max_brightness, read as sysfs reads them: decimal, 0x hex\n"
-"or leading-0 octal (010000 is 4096; ff8000 is no value, #ff8000 a color).\n"
+"Values: 0 to max_brightness (from 7.2: each channel's multi_max_intensity),\n"
+"read as sysfs reads them: decimal, 0x hex or leading-0 octal (010000 is\n"
+"4096; ff8000 is no value, #ff8000 a color).\n"
 "Colors: " COLOR_NAMES ".\n"
+"\n"
+"ACTION sets a trigger, after the color; it drives the brightness:\n"
+"  blink ON_MS OFF_MS          the timer trigger\n"
+"  pattern 'B MS B MS ...'     the pattern trigger: brightness (a value or\n"
+"            [-r N]            N%) and ms pairs, fading in 50 ms steps;\n"
+"                              -r N times, -1 (default) for ever\n"
+"  heartbeat                   the heartbeat trigger\n"
+"  steady                      no trigger, lit at -b or max_brightness\n"
+"A blink or heartbeat is at -b, the LED's brightness, or max_brightness.\n"
 "\n"
 "get shows brightness * intensity / max_brightness for each color, as\n"
 "the kernel rounds it: to closest from Linux 6.6 (and 6.5.3, 6.4.16,\n"
@@ -55,14 +66,40 @@ KIT_APPLET(mcled, "multicolor LEDs: list, get, set color and brightness",
 #define COLOR_LEN	16
 #define CHOICES_SHOWN	4	/* names in the "choose one" message */
 
+/*
+ * A trigger and the settings written after it, in that order: ledtrig-
+ * timer's delays, ledtrig-pattern's pattern then repeat (which restarts
+ * it), ledtrig-heartbeat's invert.
+ */
+#define TRIG_NAME	64
+#define TRIG_ATTRS	2
+struct trig {
+	char name[TRIG_NAME];
+	const char *attr[TRIG_ATTRS];	/* NULL: none */
+	char text[TRIG_ATTRS][LEDTEXT_PATTERN_SIZE];
+};
+
+static const char *const trig_attrs[][TRIG_ATTRS + 1] = {
+	{ "timer", "delay_on", "delay_off" },
+	{ "pattern", "pattern", "repeat" },
+	{ "heartbeat", "invert" },
+};
+
+enum action { ACT_NONE, ACT_STEADY, ACT_BLINK, ACT_PATTERN, ACT_HEARTBEAT };
+
 struct led {
 	const char *name;		/* in KIT_SYSFS/class/leds */
 	int ncolors;
 	char color[MAX_COLORS][COLOR_LEN];
 	long intensity[MAX_COLORS];
 	long brightness, max_brightness;
+	/* Each channel's maximum: multi_max_intensity, or max_brightness
+	 * where the kernel has no such file (before 7.2) */
+	long max_intensity[MAX_COLORS];
+	bool has_max_intensity;
 	long new_intensity[MAX_COLORS];	/* what set writes */
 	long new_brightness;		/* -1: left alone */
+	struct trig *trig, *new_trig;	/* with an action: before, after */
 };
 
 /* One argument of set: COLOR=V, or a value in order (color NULL). */
@@ -78,6 +115,11 @@ struct request {
 	unsigned char rgb[3];
 	bool has_brightness, percent;
 	long brightness;
+	enum action action;
+	const char *action_name;
+	unsigned long delay_on, delay_off;
+	const char *pattern;		/* as given */
+	long repeat;
 };
 
 static const char *const rgb_names[3] = { "red", "green", "blue" };
@@ -183,33 +225,6 @@ static long scale_component(unsigned int component, long max)
 }
 
 /*
- * -b N or N%: 0 with *value (and *percent set for N%), -1 if malformed.
- * N% is a percentage as a user types it: decimal.
- */
-static int parse_brightness(const char *s, long *value, bool *percent)
-{
-	size_t len = strlen(s);
-	char digits[8] = "";
-	unsigned long v;
-
-	*percent = len > 1 && s[len - 1] == '%';
-	if (!*percent)
-		return parse_value(s, value);
-	if (len > sizeof(digits))
-		return -1;
-	memcpy(digits, s, len - 1);
-	if (parse_ulong(digits, 10, 0, 100, &v))
-		return -1;
-	*value = v;
-	return 0;
-}
-
-static long percent_of(long percent, long max)
-{
-	return (percent * max + 50) / 100;
-}
-
-/*
  * What the kernel drives on one color (led_mc_calc_color_components()),
  * in its unsigned int arithmetic, wrap-around included.
  */
@@ -224,41 +239,20 @@ static unsigned int driven_value(unsigned int brightness,
 	return closest ? (product + max / 2) / max : product / max;
 }
 
-/* "6.1.76-1" into v[]: how many of its first 3 numbers were read. */
-static int parse_version(const char *s, int v[3])
-{
-	char *end;
-	int n = 0;
-
-	while (n < 3 && *s >= '0' && *s <= '9') {
-		v[n++] = strtol(s, &end, 10);
-		if (*end != '.')
-			break;
-		s = end + 1;
-	}
-	return n;
-}
-
 /*
- * Does this kernel round each color's value to closest?  Commit
- * 065d099f1be5 made it so in 6.6; stable took it into 6.5.3, 6.4.16,
- * 6.1.53 and 5.15.132 (not 5.10).  Debian's release says X.Y.0-N-arch;
- * its version ("... Debian 6.1.76-1 ...") names the real sublevel.
+ * Does kernel version v (n numbers of it read) round each color's value
+ * to closest?  Commit 065d099f1be5 made it so in 6.6; stable took it
+ * into 6.5.3, 6.4.16, 6.1.53 and 5.15.132 (not 5.10).
  */
-static bool kernel_rounds(const char *release, const char *version)
+static bool version_rounds(const int v[3], int n)
 {
 	static const int since[][3] = {
 		{ 5, 15, 132 }, { 6, 1, 53 }, { 6, 4, 16 }, { 6, 5, 3 },
 	};
-	const char *debian = version ? strstr(version, "Debian ") : NULL;
-	int v[3] = { 0 }, d[3];
 	size_t i;
 
-	if (parse_version(release, v) < 2)
+	if (n < 2)
 		return true;	/* unknown: assume today's kernels */
-	if (debian && parse_version(debian + strlen("Debian "), d) == 3 &&
-	    d[0] == v[0] && d[1] == v[1])
-		v[2] = d[2];
 	if (v[0] > 6 || (v[0] == 6 && v[1] >= 6))
 		return true;
 	for (i = 0; i < sizeof(since) / sizeof(since[0]); i++)
@@ -269,14 +263,9 @@ static bool kernel_rounds(const char *release, const char *version)
 
 static bool running_kernel_rounds(void)
 {
-	const char *release = getenv("KIT_OSRELEASE");
-	struct utsname uts;
+	int v[3];
 
-	if (release && *release)
-		return kernel_rounds(release, NULL);
-	if (uname(&uts))
-		return true;
-	return kernel_rounds(uts.release, uts.version);
+	return version_rounds(v, running_version(v));
 }
 
 static const char *leds_dir(void)
@@ -296,14 +285,39 @@ static void attr_path(const char *name, const char *attr, char *path)
 		die("path too long: %s/%s/%s", leds_dir(), name, attr);
 }
 
+/* false when the LED has no such file */
+static bool read_optional_attr(const struct led *led, const char *attr,
+			       char *buf, size_t size)
+{
+	char path[PATH_MAX];
+
+	attr_path(led->name, attr, path);
+	if (read_text(path, buf, size) >= 0)
+		return true;
+	if (errno != ENOENT)
+		die_errno("cannot read %s", path);
+	return false;
+}
+
 static void read_attr(const struct led *led, const char *attr, char *buf,
 		      size_t size)
 {
 	char path[PATH_MAX];
 
-	attr_path(led->name, attr, path);
-	if (read_text(path, buf, size) < 0)
+	if (!read_optional_attr(led, attr, buf, size)) {
+		attr_path(led->name, attr, path);
+		errno = ENOENT;
 		die_errno("cannot read %s", path);
+	}
+}
+
+/* multi_intensity or multi_max_intensity: a number per color */
+static void read_per_color(const struct led *led, const char *attr,
+			   char *buf, long *value)
+{
+	if (parse_intensities(buf, value, MAX_COLORS) != led->ncolors)
+		die("%s: %s is not %d numbers: %s", led->name, attr,
+		    led->ncolors, buf);
 }
 
 static long read_number(const struct led *led, const char *attr)
@@ -320,6 +334,7 @@ static long read_number(const struct led *led, const char *attr)
 static void read_led(struct led *led)
 {
 	char buf[512];
+	int i;
 
 	read_attr(led, "multi_index", buf, sizeof(buf));
 	led->ncolors = split_colors(buf, led->color);
@@ -327,11 +342,60 @@ static void read_led(struct led *led)
 		die("%s: multi_index is not 1 to %d color names", led->name,
 		    MAX_COLORS);
 	read_attr(led, "multi_intensity", buf, sizeof(buf));
-	if (parse_intensities(buf, led->intensity, MAX_COLORS) != led->ncolors)
-		die("%s: multi_intensity is not %d numbers: %s", led->name,
-		    led->ncolors, buf);
+	read_per_color(led, "multi_intensity", buf, led->intensity);
 	led->brightness = read_number(led, "brightness");
 	led->max_brightness = read_number(led, "max_brightness");
+	/* Per-channel maxima: 7.2, commit 2682d6308654. */
+	led->has_max_intensity = read_optional_attr(led, "multi_max_intensity",
+						    buf, sizeof(buf));
+	if (led->has_max_intensity)
+		read_per_color(led, "multi_max_intensity", buf,
+			       led->max_intensity);
+	for (i = 0; i < led->ncolors && !led->has_max_intensity; i++)
+		led->max_intensity[i] = led->max_brightness;
+}
+
+/* The settings' files of trigger name, in the order they are written. */
+static const char *const *attrs_of(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(trig_attrs) / sizeof(trig_attrs[0]); i++)
+		if (!strcmp(trig_attrs[i][0], name))
+			return trig_attrs[i] + 1;
+	return NULL;
+}
+
+/*
+ * The LED's trigger and its settings into *t; false when the LED has no
+ * trigger file (a kernel without CONFIG_LEDS_TRIGGERS, a fake tree).
+ * want (or NULL): a trigger the LED must offer, or mcled refuses.
+ */
+static bool read_trig(const struct led *led, struct trig *t, const char *want)
+{
+	char line[LEDTEXT_PATTERN_SIZE], *names[256];
+	const char *const *attrs;
+	int i, n, current;
+	bool offered = !want;
+
+	memset(t, 0, sizeof(*t));
+	if (!read_optional_attr(led, "trigger", line, sizeof(line)))
+		return false;
+	n = ledtext_triggers(line, names, 256, &current);
+	for (i = 0; i < n && !offered; i++)
+		offered = !strcmp(names[i], want);
+	if (!offered)
+		die("%s has no %s trigger: load its module (modprobe "
+		    "ledtrig-%s), or see '%s' in mcled trigger", led->name,
+		    want, want, want);
+	snprintf(t->name, sizeof(t->name), "%s",
+		 current < 0 ? "none" : names[current]);
+	attrs = attrs_of(t->name);
+	for (i = 0; attrs && i < TRIG_ATTRS && attrs[i]; i++) {
+		t->attr[i] = attrs[i];
+		read_attr(led, attrs[i], t->text[i], sizeof(t->text[i]));
+	}
+	return true;
 }
 
 static bool is_multicolor(const char *name)
@@ -460,6 +524,37 @@ static void driven_values(const struct led *led, bool closest, long *value)
 					led->max_brightness, closest);
 }
 
+/* get's last line: "  trigger timer: delay_on 500 delay_off 500" */
+static void print_trig(const struct trig *t)
+{
+	int i;
+
+	if (!*t->name)
+		return;
+	printf("  trigger %s", t->name);
+	for (i = 0; i < TRIG_ATTRS && t->attr[i]; i++)
+		printf("%s %s %s", i ? "" : ":", t->attr[i], t->text[i]);
+	putchar('\n');
+}
+
+/* -j get: ,"trigger":"timer","delay_on":500,... (the pattern a string) */
+static void print_json_trig(const struct trig *t)
+{
+	int i;
+
+	if (!*t->name)
+		return;
+	fputs(",\"trigger\":", stdout);
+	json_string(stdout, t->name);
+	for (i = 0; i < TRIG_ATTRS && t->attr[i]; i++) {
+		printf(",\"%s\":", t->attr[i]);
+		if (!strcmp(t->attr[i], "pattern"))
+			json_string(stdout, t->text[i]);
+		else
+			fputs(t->text[i], stdout);
+	}
+}
+
 /* list, or get (with the kernel's rounding, closest or not). */
 static void print_json(const struct led *leds, int n, bool get,
 		       bool closest)
@@ -481,11 +576,16 @@ static void print_json(const struct led *leds, int n, bool get,
 		print_numbers(leds[i].intensity, leds[i].ncolors);
 		printf(",\"brightness\":%ld,\"max_brightness\":%ld",
 		       leds[i].brightness, leds[i].max_brightness);
+		if (leds[i].has_max_intensity) {
+			fputs(",\"max_intensity\":", stdout);
+			print_numbers(leds[i].max_intensity, leds[i].ncolors);
+		}
 		if (get) {
 			driven_values(&leds[i], closest, value);
 			printf(",\"rounding\":\"%s\",\"values\":",
 			       closest ? "closest" : "truncate");
 			print_numbers(value, leds[i].ncolors);
+			print_json_trig(leds[i].trig);
 		}
 		putchar('}');
 	}
@@ -499,8 +599,12 @@ static void print_list(const struct led *led)
 	printf("%s:", led->name);
 	for (i = 0; i < led->ncolors; i++)
 		printf(" %s=%ld", led->color[i], led->intensity[i]);
-	printf(" brightness=%ld max_brightness=%ld\n", led->brightness,
+	printf(" brightness=%ld max_brightness=%ld", led->brightness,
 	       led->max_brightness);
+	for (i = 0; i < led->ncolors && led->has_max_intensity; i++)
+		printf(i ? ",%ld" : " max_intensity=%ld",
+		       led->max_intensity[i]);
+	putchar('\n');
 }
 
 static void print_get(const struct led *led, bool closest)
@@ -512,6 +616,15 @@ static void print_get(const struct led *led, bool closest)
 	printf("%s: brightness %ld of %ld, values %s\n", led->name,
 	       led->brightness, led->max_brightness,
 	       closest ? "rounded to closest" : "truncated");
+	if (led->has_max_intensity) {
+		printf("  %-10s %9s %6s %6s\n", "color", "intensity", "max",
+		       "value");
+		for (i = 0; i < led->ncolors; i++)
+			printf("  %-10s %9ld %6ld %6ld\n", led->color[i],
+			       led->intensity[i], led->max_intensity[i],
+			       value[i]);
+		return;
+	}
 	printf("  %-10s %9s %6s\n", "color", "intensity", "value");
 	for (i = 0; i < led->ncolors; i++)
 		printf("  %-10s %9ld %6ld\n", led->color[i], led->intensity[i],
@@ -526,14 +639,53 @@ static int show(const char *pattern, bool json, bool get)
 
 	if (get)
 		need_choice(leds, n, pattern);
+	for (i = 0; i < n && get; i++) {
+		leds[i].trig = calloc(1, sizeof(struct trig));
+		if (!leds[i].trig)
+			die("out of memory");
+		read_trig(&leds[i], leds[i].trig, NULL);
+	}
 	if (json)
 		print_json(leds, n, get, closest);
 	for (i = 0; i < n && !json; i++) {
-		if (get)
+		if (get) {
 			print_get(&leds[i], closest);
-		else
+			print_trig(leds[i].trig);
+		} else {
 			print_list(&leds[i]);
+		}
 	}
+	return 0;
+}
+
+/* trigger: each LED's triggers as the kernel lists them, the current
+ * one in brackets; -j: "triggers" and "current". */
+static int show_triggers(const char *pattern, bool json)
+{
+	char line[LEDTEXT_PATTERN_SIZE], *names[256];
+	int i, j, n, count, current;
+	struct led *leds = select_leds(pattern, &n);
+
+	for (i = 0; i < n; i++) {
+		read_attr(&leds[i], "trigger", line, sizeof(line));
+		if (!json) {
+			printf("%s: %s\n", leds[i].name, line);
+			continue;
+		}
+		count = ledtext_triggers(line, names, 256, &current);
+		fputs(i ? ",\n{\"name\":" : "[\n{\"name\":", stdout);
+		json_string(stdout, leds[i].name);
+		fputs(",\"triggers\":[", stdout);
+		for (j = 0; j < count; j++) {
+			fputs(j ? "," : "", stdout);
+			json_string(stdout, names[j]);
+		}
+		fputs("],\"current\":", stdout);
+		json_string(stdout, current < 0 ? "none" : names[current]);
+		putchar('}');
+	}
+	if (json)
+		puts(n ? "\n]" : "[]");
 	return 0;
 }
 
@@ -592,17 +744,76 @@ static void parse_set_arg(struct request *req, const char *arg)
 	}
 }
 
-static void parse_request(struct request *req, const char *bright_arg,
-			  int argc, char **argv)
+static enum action action_of(const char *word)
 {
-	int i;
+	static const char *const word_of[] = {
+		[ACT_STEADY] = "steady", [ACT_BLINK] = "blink",
+		[ACT_PATTERN] = "pattern", [ACT_HEARTBEAT] = "heartbeat",
+	};
+	int a;
 
+	for (a = ACT_STEADY; a <= ACT_HEARTBEAT; a++)
+		if (!strcmp(word, word_of[a]))
+			return a;
+	return ACT_NONE;
+}
+
+/* blink ON OFF, pattern SPEC, heartbeat, steady: the words after set's. */
+static void parse_action(struct request *req, const char *repeat_arg,
+			 int argc, char **argv)
+{
+	static const int nargs[] = {
+		[ACT_STEADY] = 0, [ACT_BLINK] = 2, [ACT_PATTERN] = 1,
+		[ACT_HEARTBEAT] = 0,
+	};
+	unsigned long repeat;
+
+	req->action = action_of(argv[0]);
+	req->action_name = argv[0];
+	if (argc - 1 != nargs[req->action])
+		die_usage("%s takes %s", argv[0],
+			  req->action == ACT_BLINK ? "ON_MS OFF_MS" :
+			  req->action == ACT_PATTERN ?
+			  "one argument, 'B MS B MS ...'" : "no arguments");
+	if (req->action == ACT_BLINK &&
+	    (parse_ulong(argv[1], 10, 1, UINT_MAX, &req->delay_on) ||
+	     parse_ulong(argv[2], 10, 1, UINT_MAX, &req->delay_off)))
+		die_usage("blink takes ON_MS OFF_MS, each 1 or more "
+			  "milliseconds: %s %s", argv[1], argv[2]);
+	req->pattern = argv[1];
+	req->repeat = -1;
+	if (repeat_arg && req->action != ACT_PATTERN)
+		die_usage("-r goes with pattern");
+	if (repeat_arg && strcmp(repeat_arg, "-1") &&
+	    parse_ulong(repeat_arg, 10, 1, INT_MAX, &repeat))
+		die_usage("bad repeat '%s': give 1 or more times, or -1 "
+			  "for ever", repeat_arg);
+	if (repeat_arg && strcmp(repeat_arg, "-1"))
+		req->repeat = repeat;
+	if (req->has_brightness && req->action == ACT_PATTERN)
+		die_usage("-b does not go with pattern: its brightness is "
+			  "the pattern's");
+	if (req->has_brightness && !req->brightness &&
+	    req->action != ACT_STEADY)
+		die_usage("-b 0 turns the LED off and ends any trigger; "
+			  "give %s a brightness above 0", argv[0]);
+}
+
+static void parse_request(struct request *req, const char *bright_arg,
+			  const char *repeat_arg, int argc, char **argv)
+{
+	int i, end;
+
+	if (argc && !strcmp(argv[0], "set"))
+		argc--, argv++;
+	for (end = 0; end < argc && !action_of(argv[end]); end++)
+		;
 	req->values = calloc(argc + 1, sizeof(*req->values));
 	if (!req->values)
 		die("out of memory");
 	if (bright_arg) {
-		if (parse_brightness(bright_arg, &req->brightness,
-				     &req->percent))
+		if (ledtext_level(bright_arg, &req->brightness,
+				  &req->percent))
 			die_usage("bad brightness '%s': give 0 to "
 				  "max_brightness, or 0%% to 100%%",
 				  bright_arg);
@@ -611,49 +822,74 @@ static void parse_request(struct request *req, const char *bright_arg,
 		die_usage("set needs values: V1 ... Vn, COLOR=V ... or "
 			  "#RRGGBB");
 	}
-	for (i = 0; i < argc; i++)
+	for (i = 0; i < end; i++)
 		parse_set_arg(req, argv[i]);
+	if (end < argc)
+		parse_action(req, repeat_arg, argc - end, argv + end);
+	else if (repeat_arg)
+		die_usage("-r goes with pattern");
 	if (req->npositional &&
 	    (req->npositional < req->nvalues || req->rgb_arg))
 		die_usage("give all values in order, or COLOR=V and #RRGGBB, "
 			  "not both");
 }
 
-/* Sets every channel of that color; false when the LED has none. */
-static bool set_color(struct led *led, const char *color, long value)
+/*
+ * Channel i gets value, or set refuses: before 7.2 the kernel stores a
+ * value above max_brightness unchecked, from 7.2 it clamps one above the
+ * channel's maximum in silence (multi_intensity_store()).
+ */
+static void set_channel(struct led *led, int i, long value)
+{
+	if (value > led->max_intensity[i] && led->has_max_intensity)
+		die_usage("%s: %s=%ld is above its maximum %ld "
+			  "(multi_max_intensity)", led->name, led->color[i],
+			  value, led->max_intensity[i]);
+	if (value > led->max_intensity[i])
+		die_usage("%s: %s=%ld is above max_brightness %ld",
+			  led->name, led->color[i], value,
+			  led->max_brightness);
+	led->new_intensity[i] = value;
+}
+
+/*
+ * Every channel of that color gets component scaled to its maximum
+ * (component NULL: value itself); false when the LED has none.
+ */
+static bool set_color(struct led *led, const char *color, long value,
+		      const unsigned char *component)
 {
 	bool found = false;
 	int i;
 
 	for (i = 0; i < led->ncolors; i++) {
-		if (!strcmp(led->color[i], color)) {
-			led->new_intensity[i] = value;
-			found = true;
-		}
+		if (strcmp(led->color[i], color))
+			continue;
+		set_channel(led, i, component ?
+			    scale_component(*component, led->max_intensity[i]) :
+			    value);
+		found = true;
 	}
 	return found;
 }
 
 static void plan_rgb(struct led *led, const struct request *req)
 {
-	long value;
 	int i;
 
 	memset(led->new_intensity, 0, sizeof(led->new_intensity));
-	for (i = 0; i < 3; i++) {
-		value = scale_component(req->rgb[i], led->max_brightness);
-		if (!set_color(led, rgb_names[i], value) && req->rgb[i])
+	for (i = 0; i < 3; i++)
+		if (!set_color(led, rgb_names[i], 0, &req->rgb[i]) &&
+		    req->rgb[i])
 			die_usage("%s has no %s for %s; its colors: %s",
 				  led->name, rgb_names[i], req->rgb_arg,
 				  color_list(led));
-	}
 }
 
 /* What set writes to this LED; refuses (and exits) before any write. */
 static void plan_led(struct led *led, const struct request *req)
 {
 	const struct color_value *cv;
-	const char *color;
 	int i;
 
 	if (req->npositional && req->npositional != led->ncolors)
@@ -665,26 +901,76 @@ static void plan_led(struct led *led, const struct request *req)
 		plan_rgb(led, req);
 	for (i = 0; i < req->nvalues; i++) {
 		cv = &req->values[i];
-		color = cv->color ? cv->color : led->color[i];
-		if (cv->value > led->max_brightness)
-			die_usage("%s: %s=%ld is above max_brightness %ld",
-				  led->name, color, cv->value,
-				  led->max_brightness);
 		if (!cv->color)
-			led->new_intensity[i] = cv->value;
-		else if (!set_color(led, cv->color, cv->value))
+			set_channel(led, i, cv->value);
+		else if (!set_color(led, cv->color, cv->value, NULL))
 			die_usage("%s has no %s; its colors: %s", led->name,
 				  cv->color, color_list(led));
 	}
 	led->new_brightness = -1;
 	if (!req->has_brightness)
 		return;
-	led->new_brightness = req->percent ?
-		percent_of(req->brightness, led->max_brightness) :
-		req->brightness;
+	led->new_brightness = ledtext_level_of(req->brightness, req->percent,
+					       led->max_brightness);
 	if (led->new_brightness > led->max_brightness)
 		die_usage("%s: brightness %ld is above max_brightness %ld",
 			  led->name, led->new_brightness, led->max_brightness);
+}
+
+/* The trigger an action sets. */
+static const char *action_trigger(enum action action)
+{
+	static const char *const name[] = {
+		[ACT_STEADY] = "none", [ACT_BLINK] = "timer",
+		[ACT_PATTERN] = "pattern", [ACT_HEARTBEAT] = "heartbeat",
+	};
+
+	return name[action];
+}
+
+/*
+ * What the action writes: its trigger and settings, and the brightness
+ * after them.  Removing a trigger turns the LED off (led_trigger_set()),
+ * and a brightness written under software blink becomes the blink's
+ * (led_set_brightness(): LED_BLINK_BRIGHTNESS_CHANGE); the blink's, the
+ * heartbeat's and steady's brightness is -b, else the LED's own when it is
+ * steady and lit, else max_brightness (steady from steady: left alone).
+ */
+static void plan_action(struct led *led, const struct request *req)
+{
+	struct trig *t = led->new_trig;
+	char why[256];
+	bool lit;
+
+	if (!read_trig(led, led->trig, action_trigger(req->action)))
+		die("%s has no trigger file: this kernel has no LED triggers "
+		    "(CONFIG_LEDS_TRIGGERS)", led->name);
+	lit = !strcmp(led->trig->name, "none") && led->brightness;
+	snprintf(t->name, sizeof(t->name), "%s", action_trigger(req->action));
+	if (req->action == ACT_BLINK) {
+		t->attr[0] = "delay_on", t->attr[1] = "delay_off";
+		snprintf(t->text[0], sizeof(t->text[0]), "%lu", req->delay_on);
+		snprintf(t->text[1], sizeof(t->text[1]), "%lu", req->delay_off);
+	} else if (req->action == ACT_PATTERN) {
+		t->attr[0] = "pattern", t->attr[1] = "repeat";
+		if (ledtext_pattern(req->pattern, led->max_brightness,
+				    t->text[0], sizeof(t->text[0]), why,
+				    sizeof(why)))
+			die_usage("%s: %s", led->name, why);
+		t->text[0][strlen(t->text[0]) - 1] = '\0';
+		snprintf(t->text[1], sizeof(t->text[1]), "%ld", req->repeat);
+	} else if (req->action == ACT_HEARTBEAT) {
+		t->attr[0] = "invert";
+		strcpy(t->text[0], "0");
+	}
+	if (req->action == ACT_PATTERN || led->new_brightness >= 0)
+		return;
+	if (req->action == ACT_STEADY)
+		led->new_brightness = strcmp(led->trig->name, "none") ?
+				      led->max_brightness : -1;
+	else
+		led->new_brightness = lit ? led->brightness :
+				      led->max_brightness;
 }
 
 static void check_writable(const struct led *led, const char *attr)
@@ -729,12 +1015,33 @@ static int write_attr(const struct led *led, const char *attr,
 	return n == (ssize_t)len ? 0 : -1;
 }
 
+/* The trigger, then its settings (an empty one, a pattern there was
+ * not, is left out). */
+static int write_trig(const struct led *led, const struct trig *t, char *why)
+{
+	char text[LEDTEXT_PATTERN_SIZE + 1];
+	int i;
+
+	snprintf(text, sizeof(text), "%s\n", t->name);
+	if (write_attr(led, "trigger", text, why))
+		return -1;
+	for (i = 0; i < TRIG_ATTRS && t->attr[i]; i++) {
+		if (!*t->text[i])
+			continue;
+		snprintf(text, sizeof(text), "%s\n", t->text[i]);
+		if (write_attr(led, t->attr[i], text, why))
+			return -1;
+	}
+	return 0;
+}
+
 /*
- * The intensities (unless NULL), then the brightness (unless negative);
- * *taken counts the writes the LED took.
+ * The intensities (unless NULL), the trigger (unless NULL), then the
+ * brightness (unless negative); *taken counts the writes the LED took.
  */
 static int write_state(const struct led *led, const long *intensity,
-		       long brightness, int *taken, char *why)
+		       const struct trig *trig, long brightness, int *taken,
+		       char *why)
 {
 	char text[MAX_COLORS * 24];
 
@@ -745,6 +1052,11 @@ static int write_state(const struct led *led, const long *intensity,
 		if (write_attr(led, "multi_intensity", text, why))
 			return -1;
 		(*taken)++;
+	}
+	if (trig) {
+		(*taken)++;
+		if (write_trig(led, trig, why))
+			return -1;
 	}
 	if (brightness >= 0) {
 		snprintf(text, sizeof(text), "%ld\n", brightness);
@@ -769,14 +1081,18 @@ static void put_back(const struct led *leds, int failed, int taken,
 	int i, n;
 
 	for (i = 0; i <= failed; i++) {
-		brightness = leds[i].new_brightness >= 0 ?
+		const struct trig *trig = leds[i].trig;
+
+		/* A restored trigger drives the brightness again. */
+		brightness = leds[i].new_brightness >= 0 &&
+			     (!trig || !strcmp(trig->name, "none")) ?
 			     leds[i].brightness : -1;
 		if (i == failed && !taken)
 			break;
-		if (i == failed)	/* it took the intensities only */
+		if (i == failed && !trig)	/* it took the intensities only */
 			brightness = -1;
 		if (write_state(&leds[i], intensities ? leds[i].intensity :
-				NULL, brightness, &n, again))
+				NULL, trig, brightness, &n, again))
 			die("%s; putting %s back failed too: %s", why,
 			    leds[i].name, again);
 	}
@@ -789,63 +1105,82 @@ static void put_back(const struct led *leds, int failed, int taken,
  * Every LED is checked before the first write, so a refusal changes
  * nothing; a write the kernel refuses all the same is undone.
  */
-static int set(const char *pattern, const char *bright_arg, int argc,
-	       char **argv)
+static int set(const char *pattern, const char *bright_arg,
+	       const char *repeat_arg, int argc, char **argv)
 {
 	struct request req = { 0 };
-	bool intensities = argc > 0;
 	int i, n, taken;
 	char why[WHY_SIZE];
 	struct led *leds;
+	bool intensities;
 
-	parse_request(&req, bright_arg, argc, argv);
+	parse_request(&req, bright_arg, repeat_arg, argc, argv);
+	intensities = req.nvalues || req.rgb_arg;
 	leds = select_leds(pattern, &n);
 	need_choice(leds, n, pattern);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		plan_led(&leds[i], &req);
+		if (!req.action)
+			continue;
+		leds[i].trig = calloc(2, sizeof(struct trig));
+		if (!leds[i].trig)
+			die("out of memory");
+		leds[i].new_trig = leds[i].trig + 1;
+		plan_action(&leds[i], &req);
+	}
 	for (i = 0; i < n; i++) {
 		if (intensities)
 			check_writable(&leds[i], "multi_intensity");
-		if (req.has_brightness)
+		if (req.action)
+			check_writable(&leds[i], "trigger");
+		if (leds[i].new_brightness >= 0)
 			check_writable(&leds[i], "brightness");
 	}
 	for (i = 0; i < n; i++)
 		if (write_state(&leds[i], intensities ?
 				leds[i].new_intensity : NULL,
-				leds[i].new_brightness, &taken, why))
+				leds[i].new_trig, leds[i].new_brightness,
+				&taken, why))
 			put_back(leds, i, taken, intensities, why);
 	return 0;
 }
 
 int mcled_main(int argc, char **argv)
 {
-	const char *pattern = NULL, *bright_arg = NULL, *cmd;
+	const char *pattern = NULL, *bright_arg = NULL, *repeat_arg = NULL;
+	const char *cmd;
 	bool json = false;
 	int opt;
 
-	while ((opt = kit_getopt(argc, argv, "l:jb:", NULL)) != -1) {
+	while ((opt = kit_getopt(argc, argv, "l:jb:r:", NULL)) != -1) {
 		if (opt == 'l')
 			pattern = optarg;
 		else if (opt == 'j')
 			json = true;
-		else
+		else if (opt == 'b')
 			bright_arg = optarg;
+		else
+			repeat_arg = optarg;
 	}
 	argc -= optind;
 	argv += optind;
 	cmd = argc ? argv[0] : bright_arg ? "set" : "list";
-	if (argc)
-		argc--, argv++;
-	if (!strcmp(cmd, "set")) {
+	if (!strcmp(cmd, "set") || action_of(cmd)) {
 		if (json)
-			die_usage("-j goes with list and get");
-		return set(pattern, bright_arg, argc, argv);
+			die_usage("-j goes with list, get and trigger");
+		return set(pattern, bright_arg, repeat_arg, argc, argv);
 	}
-	if (strcmp(cmd, "list") && strcmp(cmd, "get"))
-		die_usage("unknown command '%s': list, get or set", cmd);
+	if (strcmp(cmd, "list") && strcmp(cmd, "get") &&
+	    strcmp(cmd, "trigger"))
+		die_usage("unknown command '%s': list, get, set, trigger, "
+			  "blink, pattern, heartbeat or steady", cmd);
 	if (bright_arg)
-		die_usage("-b goes with set, or alone");
-	if (argc)
+		die_usage("-b goes with set and the triggers, or alone");
+	if (repeat_arg)
+		die_usage("-r goes with pattern");
+	if (argc > 1)
 		die_usage("%s takes no arguments", cmd);
+	if (!strcmp(cmd, "trigger"))
+		return show_triggers(pattern, json);
 	return show(pattern, json, !strcmp(cmd, "get"));
 }

@@ -502,15 +502,17 @@ static char *put_ms(char *p, __u32 us)
 	return p;
 }
 
-/* ss's send: cwnd * mss bytes a round trip, in bits a second, rounded */
+/* ss's send: cwnd * mss bytes a round trip, in bits a second, rounded.
+ * In 64 bits (32-bit ARM has no __int128): the whole round trips, then
+ * the remainder's share. */
 static __u64 info_send_bps(const struct sock_info *in)
 {
-	unsigned __int128 bits = (unsigned __int128)in->cwnd * in->snd_mss *
-				 8000000;
+	__u64 bytes = (__u64)in->cwnd * in->snd_mss;
 
 	if (!in->rtt || !in->snd_mss || !in->cwnd)
 		return 0;
-	return (bits + in->rtt / 2) / in->rtt;
+	return bytes / in->rtt * 8000000 +
+	       (bytes % in->rtt * 8000000 + in->rtt / 2) / in->rtt;
 }
 
 /* " busy:Nms rwnd_limited:Nms(P%) sndbuf_limited:Nms(P%)" */

@@ -382,10 +382,11 @@ static int load_prog(const struct sockiter *it,
 		     const struct sockiter_loader *loader,
 		     struct sockiter_prog *prog)
 {
-	/* -v: libbpf's messages, so libbpf loads */
-	int err = it->verbose ? -1 : loader->load_light(&it->config, prog);
+	/* -v: libbpf's messages, so libbpf loads where it can */
+	int err = it->verbose && loader->load_libbpf ? -1 :
+		  loader->load_light(&it->config, prog);
 
-	if (err)
+	if (err && loader->load_libbpf)
 		err = loader->load_libbpf(&it->config, prog);
 	return err;
 }

@@ -81,8 +81,10 @@ struct sockiter_prog {
  * The applet's two ways to load its program with *config.  load_light,
  * the light skeleton, lets the kernel do the CO-RE relocations (5.17 and
  * later): no reading and searching of the kernel's BTF here.  load_libbpf
- * works on any kernel with BTF and says why it fails.  Both return 0 or
- * a negative errno.
+ * works on any kernel with BTF and says why it fails; NULL for kill's
+ * programs, which only kernels that take light skeletons can load (the
+ * kfunc bpf_sock_destroy() came in 6.5, the kernel's CO-RE for loaders
+ * in 5.17).  Both return 0 or a negative errno.
  */
 struct sockiter_loader {
 	int (*load_light)(const struct sockiter_config *config,
@@ -114,6 +116,15 @@ static int NAME##_load_light(const struct sockiter_config *config,	\
 	prog->counts = skel->bss->counts;				\
 	prog->kill_state = &skel->bss->kill_state;			\
 	return 0;							\
+}
+
+/* Defines NAME_loader, that loads program PROG of applet NAME from the
+ * light skeleton NAME.lskel.h only. */
+#define SOCKITER_LIGHT_LOADER(NAME, PROG)				\
+SOCKITER_LOAD_LIGHT(NAME, PROG)						\
+									\
+static const struct sockiter_loader NAME##_loader = {			\
+	.load_light = NAME##_load_light,				\
 }
 
 /*

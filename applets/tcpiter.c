@@ -10,7 +10,6 @@
 #include "tcpiter.skel.h"
 #include "tcpiter.lskel.h"
 #include "tcpiter_lean.lskel.h"
-#include "tcpkill.skel.h"
 #include "tcpkill.lskel.h"
 
 static const char usage[] =
@@ -62,7 +61,7 @@ static const struct sockiter_proto tcp = {
 };
 
 SOCKITER_LOADER(tcpiter, tcp_iter);
-SOCKITER_LOADER(tcpkill, tcp_iter);
+SOCKITER_LIGHT_LOADER(tcpkill, tcp_iter);
 SOCKITER_LOAD_LIGHT(tcpiter_lean, tcp_iter);
 
 /* Neither pin nor -i: the program that leaves them out loads faster

@@ -9,7 +9,6 @@
 #include "sockiter.h"
 #include "udpiter.skel.h"
 #include "udpiter.lskel.h"
-#include "udpkill.skel.h"
 #include "udpkill.lskel.h"
 
 static const char usage[] =
@@ -59,7 +58,7 @@ static const struct sockiter_proto udp = {
 };
 
 SOCKITER_LOADER(udpiter, udp_iter);
-SOCKITER_LOADER(udpkill, udp_iter);
+SOCKITER_LIGHT_LOADER(udpkill, udp_iter);
 
 int udpiter_main(int argc, char **argv)
 {

@@ -9,10 +9,19 @@
  *   insmod vled.ko led=NAME/COLOR+COLOR+.../MAX[,NAME/COLOR+.../MAX]...
  *
  * COLOR is a color name as multi_index shows it, MAX the max_brightness.
- * What a real driver would send to its hardware, the per-color values the
- * class computes, is readable, in multi_index order, from
+ * COLOR:N gives that channel a maximum intensity of its own
+ * (multi_max_intensity), on kernels whose mc_subled has max_intensity
+ * (7.2, commit 2682d6308654).  What a real driver would send to its
+ * hardware, the per-color values the class computes, is readable, in
+ * multi_index order, from
  *
  *   /sys/devices/platform/vled/components/NAME   e.g. "green 21 blue 113 red 69"
+ *
+ * and the last VLED_LOG_SIZE times the class set the brightness (a
+ * trigger's blinks and steps among them), oldest first, one line each:
+ * microseconds of CLOCK_MONOTONIC, the brightness, each component:
+ *
+ *   /sys/devices/platform/vled/log/NAME          e.g. "5012345 128 22 113 69"
  *
  * busy=NAME[,NAME]... disables the sysfs of those LEDs, as a flash driver
  * does while V4L2 holds its LED: the class refuses writes to brightness
@@ -38,18 +47,29 @@
 /* Keeps brightness * intensity in 32 bits for intensities up to the max. */
 #define VLED_MAX_BRIGHTNESS	65535
 
+#define VLED_LOG_SIZE		64
+
+/* One brightness the class set. */
+struct vled_log_entry {
+	u64 ns;
+	unsigned int brightness;
+	unsigned int sent[LED_COLOR_ID_MAX];
+};
+
 struct vled {
 	struct led_classdev_mc mc;
 	struct mc_subled subled[LED_COLOR_ID_MAX];
 	/* The hardware's registers: the components last sent, per channel. */
 	unsigned int sent[LED_COLOR_ID_MAX];
-	spinlock_t lock;		/* guards sent[] and subled[].brightness */
-	struct device_attribute components;
+	struct vled_log_entry *log;	/* a ring of VLED_LOG_SIZE */
+	unsigned int logged;		/* entries ever written */
+	spinlock_t lock;		/* guards sent[], log and subled[].brightness */
+	struct device_attribute components, log_attr;
 };
 
 /* The platform device's state (its drvdata): the LEDs of led=. */
 struct vled_priv {
-	struct attribute_group components;
+	struct attribute_group components, log;
 	unsigned int num_leds;
 	struct vled leds[] __counted_by(num_leds);
 };
@@ -116,11 +136,16 @@ static void vled_brightness_set(struct led_classdev *cdev,
 	unsigned long flags;
 	unsigned int i;
 
+	struct vled_log_entry *entry;
+
 	/* Called from timers too (software blink): no sleeping. */
 	spin_lock_irqsave(&v->lock, flags);
 	led_mc_calc_color_components(mc, brightness);
+	entry = &v->log[v->logged++ % VLED_LOG_SIZE];
+	entry->ns = ktime_get_ns();
+	entry->brightness = brightness;
 	for (i = 0; i < mc->num_colors; i++)
-		v->sent[i] = mc->subled_info[i].brightness;
+		entry->sent[i] = v->sent[i] = mc->subled_info[i].brightness;
 	spin_unlock_irqrestore(&v->lock, flags);
 }
 
@@ -139,6 +164,30 @@ static ssize_t components_show(struct device *dev,
 				     v->sent[i]);
 	spin_unlock_irqrestore(&v->lock, flags);
 	len += sysfs_emit_at(buf, len, "\n");
+	return len;
+}
+
+static ssize_t log_show(struct device *dev, struct device_attribute *attr,
+			char *buf)
+{
+	struct vled *v = container_of(attr, struct vled, log_attr);
+	const struct vled_log_entry *entry;
+	unsigned long flags;
+	unsigned int n, i;
+	int len = 0;
+
+	spin_lock_irqsave(&v->lock, flags);
+	n = v->logged > VLED_LOG_SIZE ? v->logged - VLED_LOG_SIZE : 0;
+	for (; n < v->logged; n++) {
+		entry = &v->log[n % VLED_LOG_SIZE];
+		len += sysfs_emit_at(buf, len, "%llu %u",
+				     div_u64(entry->ns, NSEC_PER_USEC),
+				     entry->brightness);
+		for (i = 0; i < v->mc.num_colors; i++)
+			len += sysfs_emit_at(buf, len, " %u", entry->sent[i]);
+		len += sysfs_emit_at(buf, len, "\n");
+	}
+	spin_unlock_irqrestore(&v->lock, flags);
 	return len;
 }
 
@@ -168,14 +217,55 @@ static int parse_name(struct vled_priv *priv, const char *name,
 	return 0;
 }
 
+static int parse_value(const char *led, const char *what, const char *s,
+		       unsigned int *val)
+{
+	if (kstrtouint(s, 10, val) || !*val || *val > VLED_MAX_BRIGHTNESS) {
+		pr_err("LED %s: %s must be 1 to %d, got '%s'\n",
+		       led, what, VLED_MAX_BRIGHTNESS, s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* COLOR:N, a channel's own maximum; 0 (none) for a COLOR alone. */
+static int parse_channel_max(const char *name, char *color, unsigned int *max)
+{
+	char *n = strchr(color, ':');
+
+	*max = 0;
+	if (!n)
+		return 0;
+	*n++ = '\0';
+#ifdef VLED_MC_MAX_INTENSITY
+	return parse_value(name, "a channel's maximum", n, max);
+#else
+	pr_err("LED %s: %s:%s: this kernel has no per-channel maxima (mc_subled.max_intensity, Linux 7.2)\n",
+	       name, color, n);
+	return -EINVAL;
+#endif
+}
+
+/* The class's led_mc_get_max_intensity(): the channel's, or max_brightness. */
+static unsigned int channel_max(const struct vled *v, unsigned int i)
+{
+#ifdef VLED_MC_MAX_INTENSITY
+	if (v->subled[i].max_intensity)
+		return v->subled[i].max_intensity;
+#endif
+	return v->mc.led_cdev.max_brightness;
+}
+
 static int parse_colors(struct vled *v, char *colors)
 {
 	const char *name = v->mc.led_cdev.name;
-	unsigned int n = 0;
+	unsigned int n = 0, max;
 	char *color;
 	int id;
 
 	while ((color = strsep(&colors, "+"))) {
+		if (parse_channel_max(name, color, &max))
+			return -EINVAL;
 		id = color_id(color);
 		if (id < 0) {
 			pr_err("LED %s: unknown color '%s' (use the names multi_index shows, e.g. red)\n",
@@ -187,6 +277,9 @@ static int parse_colors(struct vled *v, char *colors)
 			       name, LED_COLOR_ID_MAX);
 			return -EINVAL;
 		}
+#ifdef VLED_MC_MAX_INTENSITY
+		v->subled[n].max_intensity = max;
+#endif
 		v->subled[n++].color_index = id;
 	}
 	v->mc.num_colors = n;
@@ -197,11 +290,8 @@ static int parse_max(struct vled *v, const char *max)
 {
 	unsigned int val;
 
-	if (kstrtouint(max, 10, &val) || !val || val > VLED_MAX_BRIGHTNESS) {
-		pr_err("LED %s: max_brightness must be 1 to %d, got '%s'\n",
-		       v->mc.led_cdev.name, VLED_MAX_BRIGHTNESS, max);
+	if (parse_value(v->mc.led_cdev.name, "max_brightness", max, &val))
 		return -EINVAL;
-	}
 	v->mc.led_cdev.max_brightness = val;
 	return 0;
 }
@@ -239,7 +329,7 @@ static int parse_led(struct vled_priv *priv, unsigned int index, char *spec)
 		return ret;
 	/* Full intensity: brightness alone lights every channel. */
 	for (i = 0; i < v->mc.num_colors; i++)
-		v->subled[i].intensity = v->mc.led_cdev.max_brightness;
+		v->subled[i].intensity = channel_max(v, i);
 	return 0;
 }
 
@@ -274,6 +364,9 @@ static int register_led(struct device *dev, struct vled *v)
 	int ret;
 
 	spin_lock_init(&v->lock);
+	v->log = devm_kcalloc(dev, VLED_LOG_SIZE, sizeof(*v->log), GFP_KERNEL);
+	if (!v->log)
+		return -ENOMEM;
 	v->mc.subled_info = v->subled;
 	cdev->brightness_set = vled_brightness_set;
 	ret = devm_led_classdev_multicolor_register_ext(dev, &v->mc, NULL);
@@ -316,10 +409,16 @@ static void make_busy(struct led_classdev *cdev)
 }
 
 /*
- * components/NAME for every LED.  Added after the LEDs, so removed before
- * them: a LED's unregistering still sends it a last "off".
+ * GROUP/NAME for every LED, the attribute at offset in its struct vled.
+ * Added after the LEDs, so removed before them: a LED's unregistering
+ * still sends it a last "off".
  */
-static int add_components(struct device *dev, struct vled_priv *priv)
+static int add_readback(struct device *dev, struct vled_priv *priv,
+			struct attribute_group *group, const char *name,
+			size_t offset,
+			ssize_t (*show)(struct device *dev,
+					struct device_attribute *attr,
+					char *buf))
 {
 	struct device_attribute *attr;
 	struct attribute **attrs;
@@ -330,16 +429,16 @@ static int add_components(struct device *dev, struct vled_priv *priv)
 	if (!attrs)
 		return -ENOMEM;
 	for (i = 0; i < priv->num_leds; i++) {
-		attr = &priv->leds[i].components;
+		attr = (void *)&priv->leds[i] + offset;
 		sysfs_attr_init(&attr->attr);
 		attr->attr.name = priv->leds[i].mc.led_cdev.name;
 		attr->attr.mode = 0444;
-		attr->show = components_show;
+		attr->show = show;
 		attrs[i] = &attr->attr;
 	}
-	priv->components.name = "components";
-	priv->components.attrs = attrs;
-	return devm_device_add_group(dev, &priv->components);
+	group->name = name;
+	group->attrs = attrs;
+	return devm_device_add_group(dev, group);
 }
 
 static int vled_setup(struct device *dev)
@@ -356,7 +455,10 @@ static int vled_setup(struct device *dev)
 		if (ret)
 			return ret;
 	}
-	ret = add_components(dev, priv);
+	ret = add_readback(dev, priv, &priv->components, "components",
+			   offsetof(struct vled, components), components_show) ?:
+	      add_readback(dev, priv, &priv->log, "log",
+			   offsetof(struct vled, log_attr), log_show);
 	if (ret)
 		return ret;
 	for (i = 0; i < priv->num_leds; i++)

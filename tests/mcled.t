@@ -322,10 +322,10 @@ refuse_exactly "color given twice" 2 "mcled: red given twice" \
 refuse_exactly "set without values" 2 \
 	"mcled: set needs values: V1 ... Vn, COLOR=V ... or #RRGGBB" \
 	mcled set
-refuse_exactly "-j with set" 2 "mcled: -j goes with list and get" mcled -j set 1 2 3
-refuse_exactly "-b with get" 2 "mcled: -b goes with set, or alone" mcled -b 1 get
+refuse_exactly "-j with set" 2 "mcled: -j goes with list, get and trigger" mcled -j set 1 2 3
+refuse_exactly "-b with get" 2 "mcled: -b goes with set and the triggers, or alone" mcled -b 1 get
 refuse_exactly "get with arguments" 2 "mcled: get takes no arguments" mcled get red
-refuse_exactly "unknown command" 2 "mcled: unknown command 'show': list, get or set" \
+refuse_exactly "unknown command" 2 "mcled: unknown command 'show': list, get, set, trigger, blink, pattern, heartbeat or steady" \
 	mcled show
 refuse_exactly "unknown option" 2 "mcled: unknown option '-x'; see 'mcled --help'" \
 	mcled -x
@@ -433,3 +433,132 @@ refuse_exactly "no permission on one key of three: none is written" 1 \
 expect "with write access, nobody may set" 0 "4 5 6" \
 	sh -c 'setpriv --reuid=65534 --regid=65534 --clear-groups env KIT_SYSFS="$1" "$2" mcled -l rgb:kbd_backlight_1 set 4 5 6 && cat "$3"' \
 	sh "$SYS" "$tmp/kit" "$LEDS/rgb:kbd_backlight_1/multi_intensity"
+
+# --- 7.2's per-channel maxima (multi_max_intensity) -------------------
+# A keyboard whose channels go above max_brightness (uniwill's), and one
+# whose blue is dimmer than its max_brightness.  Without the file, the
+# LEDs above keep max_brightness as every channel's limit.
+
+tree_max() {
+	rm -rf "$SYS"
+	mkled rgb:kbd "red green blue" "10 20 30" 128 255
+	echo "1000 1000 1000" >"$mkled_dev/multi_max_intensity"
+	mkled rgb:dim "green blue red" "5 5 5" 255 255
+	echo "255 100 255" >"$mkled_dev/multi_max_intensity"
+}
+tree_max
+expect "7.2: list shows each channel's maximum" 0 \
+"rgb:dim: green=5 blue=5 red=5 brightness=255 max_brightness=255 max_intensity=255,100,255
+rgb:kbd: red=10 green=20 blue=30 brightness=128 max_brightness=255 max_intensity=1000,1000,1000" \
+	mcled
+expect "7.2: get has a max column" 0 \
+"rgb:kbd: brightness 128 of 255, values rounded to closest
+  color      intensity    max  value
+  red               10   1000      5
+  green             20   1000     10
+  blue              30   1000     15" \
+	env KIT_OSRELEASE=7.2.13 KIT_SYSFS="$SYS" "$KIT" mcled -l rgb:kbd get
+expect "7.2: JSON has max_intensity" 0 \
+'[
+{"name":"rgb:kbd","colors":["red","green","blue"],"intensity":[10,20,30],"brightness":128,"max_brightness":255,"max_intensity":[1000,1000,1000]}
+]' \
+	mcled -l rgb:kbd -j
+expect "7.2: a value above max_brightness and within the channel's maximum is set" 0 \
+	"1000 500 256" sh -c 'KIT_SYSFS="$1" "$2" mcled -l rgb:kbd set 1000 500 256 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/rgb:kbd/multi_intensity"
+refuse_exactly "7.2: a value above the channel's maximum is refused, not clamped" 2 \
+	"mcled: rgb:kbd: green=1001 is above its maximum 1000 (multi_max_intensity)" \
+	mcled -l rgb:kbd set 1 1001 1
+refuse_exactly "7.2: COLOR=V above that channel's maximum" 2 \
+	"mcled: rgb:dim: blue=101 is above its maximum 100 (multi_max_intensity)" \
+	mcled -l rgb:dim set blue=101
+expect "7.2: #RRGGBB scaled to each channel's maximum" 0 \
+	"255 100 128" sh -c 'KIT_SYSFS="$1" "$2" mcled -l rgb:dim set "#80ffff" && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/rgb:dim/multi_intensity"
+expect "7.2: #RRGGBB above max_brightness where the channel goes higher" 0 \
+	"1000 502 0" sh -c 'KIT_SYSFS="$1" "$2" mcled -l rgb:kbd set "#ff8000" && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/rgb:kbd/multi_intensity"
+echo "1 2" >"$LEDS/rgb:dim/multi_max_intensity"
+refuse_exactly "7.2: a multi_max_intensity of the wrong length is an error" 1 \
+	"mcled: rgb:dim: multi_max_intensity is not 3 numbers: 1 2" \
+	mcled -l rgb:dim set 1 2 3
+
+# --- Triggers: blink, pattern, heartbeat, steady (fake tree) -----------
+# The kernel's side (what each write does) is tests/guest/mcled.sh; here,
+# what mcled writes and what it refuses before writing anything.
+tree_trig() {
+	rm -rf "$SYS"
+	mkled rgb:status "red green blue" "0 0 255" 100 255
+	echo "none kbd-capslock timer pattern" >"$mkled_dev/trigger"
+	for f in delay_on delay_off pattern repeat invert; do : >"$mkled_dev/$f"; done
+	mkled rgb:other "red green blue" "1 1 1" 0 255
+	echo "[none] heartbeat" >"$mkled_dev/trigger"
+}
+tree_trig
+expect "trigger lists the triggers, the current in brackets" 0 \
+"rgb:other: [none] heartbeat
+rgb:status: none kbd-capslock timer pattern" mcled trigger
+expect "trigger -j" 0 '[
+{"name":"rgb:status","triggers":["none","kbd-capslock","timer","pattern"],"current":"none"}
+]' mcled -l rgb:status -j trigger
+expect "blink: timer, its delays, then the LED's own brightness" 0 \
+	"trigger=timer delay_on=300 delay_off=700 brightness=100 " \
+	sh -c '"$@" >/dev/null && cd "$0" && for f in trigger delay_on delay_off brightness; do printf "%s=%s " $f "$(cat $f)"; done' \
+	"$LEDS/rgb:status" env KIT_SYSFS="$SYS" "$KIT" mcled -l rgb:status blink 300 700
+tree_trig
+expect "set and blink in one line: the color first, -b last" 0 \
+	"multi_intensity=0 0 255 trigger=timer delay_on=250 delay_off=250 brightness=128 " \
+	sh -c '"$@" >/dev/null && cd "$0" && for f in multi_intensity trigger delay_on delay_off brightness; do printf "%s=%s " $f "$(cat $f)"; done' \
+	"$LEDS/rgb:status" env KIT_SYSFS="$SYS" "$KIT" mcled -l rgb:status -b 50% set '#0000ff' blink 250 250
+tree_trig
+expect "pattern: N% levels, repeat from -r" 0 \
+	"trigger=pattern pattern=0 1000 128 1000 repeat=3 brightness=100 " \
+	sh -c '"$@" >/dev/null && cd "$0" && for f in trigger pattern repeat brightness; do printf "%s=%s " $f "$(cat $f)"; done' \
+	"$LEDS/rgb:status" env KIT_SYSFS="$SYS" "$KIT" mcled -l rgb:status pattern '0 1000 50% 1000' -r 3
+tree_trig
+expect "pattern: repeat -1 by default" 0 "-1" \
+	sh -c '"$@" && cat "$0/repeat"' "$LEDS/rgb:status" \
+	env KIT_SYSFS="$SYS" "$KIT" mcled -l rgb:status pattern '0 100 255 100'
+refuse_exactly "a trigger the kernel lacks: refused, its module named" 1 \
+	"mcled: rgb:other has no timer trigger: load its module (modprobe ledtrig-timer), or see 'timer' in mcled trigger" \
+	mcled -l 'rgb:*' blink 100 100
+refuse_exactly "a malformed pattern: refused before any write" 2 \
+	"mcled: rgb:status: a pattern is 2 or more pairs of brightness and milliseconds, got 3 numbers" \
+	mcled -l rgb:status set 1 2 3 pattern '0 100 255'
+refuse_exactly "a pattern level above max_brightness" 2 \
+	"mcled: rgb:status: brightness 256 in the pattern is above max_brightness 255" \
+	mcled -l rgb:status pattern '0 100 256 100'
+refuse_exactly "-r without pattern" 2 "mcled: -r goes with pattern" \
+	mcled -l rgb:status -r 2 blink 1 1
+refuse_exactly "-r 0" 2 "mcled: bad repeat '0': give 1 or more times, or -1 for ever" \
+	mcled -l rgb:status -r 0 pattern '0 1 1 1'
+refuse_exactly "-b with pattern" 2 \
+	"mcled: -b does not go with pattern: its brightness is the pattern's" \
+	mcled -l rgb:status -b 5 pattern '0 1 1 1'
+refuse_exactly "-b 0 with blink" 2 \
+	"mcled: -b 0 turns the LED off and ends any trigger; give blink a brightness above 0" \
+	mcled -l rgb:status -b 0 blink 1 1
+refuse_exactly "blink 0 ms" 2 \
+	"mcled: blink takes ON_MS OFF_MS, each 1 or more milliseconds: 0 100" \
+	mcled -l rgb:status blink 0 100
+refuse_exactly "blink with one time" 2 "mcled: blink takes ON_MS OFF_MS" \
+	mcled -l rgb:status blink 100
+refuse_exactly "steady with an argument" 2 "mcled: steady takes no arguments" \
+	mcled -l rgb:status steady 5
+echo "none [timer] pattern" >"$LEDS/rgb:status/trigger"
+echo 300 >"$LEDS/rgb:status/delay_on"; echo 700 >"$LEDS/rgb:status/delay_off"
+expect "get shows the trigger and its settings" 0 \
+	"  trigger timer: delay_on 300 delay_off 700" \
+	sh -c 'KIT_SYSFS="$0" "$1" mcled -l rgb:status get | tail -n 1' "$SYS" "$KIT"
+expect "get -j has the trigger and its settings" 0 \
+	',"trigger":"timer","delay_on":300,"delay_off":700}' \
+	sh -c 'KIT_SYSFS="$0" "$1" mcled -l rgb:status -j get | sed -n "s/.*\"values\":\[[0-9,]*\]//p"' "$SYS" "$KIT"
+expect "steady from a trigger: none, then the LED lit at max_brightness" 0 \
+	"trigger=none brightness=255 " \
+	sh -c '"$@" >/dev/null && cd "$0" && for f in trigger brightness; do printf "%s=%s " $f "$(cat $f)"; done' \
+	"$LEDS/rgb:status" env KIT_SYSFS="$SYS" "$KIT" mcled -l rgb:status steady
+tree_trig
+expect "steady without a trigger leaves the brightness alone" 0 \
+	"trigger=none brightness=100 " \
+	sh -c '"$@" >/dev/null && cd "$0" && for f in trigger brightness; do printf "%s=%s " $f "$(cat $f)"; done' \
+	"$LEDS/rgb:status" env KIT_SYSFS="$SYS" "$KIT" mcled -l rgb:status steady

@@ -108,25 +108,76 @@ static void test_brightness(void)
 	bool percent;
 	long v;
 
-	check("-b 128", !parse_brightness("128", &v, &percent) && v == 128 &&
+	check("-b 128", !ledtext_level("128", &v, &percent) && v == 128 &&
 	      !percent);
-	check("-b 50%", !parse_brightness("50%", &v, &percent) && v == 50 &&
+	check("-b 50%", !ledtext_level("50%", &v, &percent) && v == 50 &&
 	      percent);
 	check("-b 0% and 100%",
-	      !parse_brightness("0%", &v, &percent) && v == 0 &&
-	      !parse_brightness("100%", &v, &percent) && v == 100);
+	      !ledtext_level("0%", &v, &percent) && v == 0 &&
+	      !ledtext_level("100%", &v, &percent) && v == 100);
 	check("-b bad: 101%, -1%, %, 5%%, x%, -3",
-	      parse_brightness("101%", &v, &percent) &&
-	      parse_brightness("-1%", &v, &percent) &&
-	      parse_brightness("%", &v, &percent) &&
-	      parse_brightness("5%%", &v, &percent) &&
-	      parse_brightness("x%", &v, &percent) &&
-	      parse_brightness("-3", &v, &percent));
+	      ledtext_level("101%", &v, &percent) &&
+	      ledtext_level("-1%", &v, &percent) &&
+	      ledtext_level("%", &v, &percent) &&
+	      ledtext_level("5%%", &v, &percent) &&
+	      ledtext_level("x%", &v, &percent) &&
+	      ledtext_level("-3", &v, &percent));
 	check("50% of 255 is 128 (the document's example)",
-	      percent_of(50, 255) == 128);
-	check("percent_of: 100% of 4095, 1% of 10, 0% of 255",
-	      percent_of(100, 4095) == 4095 && percent_of(1, 10) == 0 &&
-	      percent_of(0, 255) == 0);
+	      ledtext_level_of(50, true, 255) == 128);
+	check("levels: 100% of 4095, 1% of 10, 0% of 255, 7 is 7",
+	      ledtext_level_of(100, true, 4095) == 4095 &&
+	      ledtext_level_of(1, true, 10) == 0 &&
+	      ledtext_level_of(0, true, 255) == 0 &&
+	      ledtext_level_of(7, false, 255) == 7);
+}
+
+/* ledtext_pattern(spec, max) is want (NULL: refused, why matching). */
+static bool pattern_is(const char *spec, long max, const char *want,
+		       const char *why_part)
+{
+	char out[LEDTEXT_PATTERN_SIZE], why[256] = "";
+	int ret = ledtext_pattern(spec, max, out, sizeof(out), why,
+				  sizeof(why));
+
+	if (want)
+		return !ret && !strcmp(out, want);
+	return ret && strstr(why, why_part);
+}
+
+static void test_pattern(void)
+{
+	char many[LEDTEXT_PATTERN_SIZE * 2] = "";
+	int i;
+
+	check("pattern: pairs as the kernel reads them",
+	      pattern_is("0 1000 255 1000", 255, "0 1000 255 1000\n", NULL));
+	check("pattern: N% of max_brightness, 0x hex",
+	      pattern_is(" 10% 500\t0x10 0 ", 1023, "102 500 16 0\n", NULL));
+	check("pattern: an odd count is refused",
+	      pattern_is("0 1000 255", 255, NULL, "got 3 numbers"));
+	check("pattern: one pair is refused (ledtrig-pattern wants 2)",
+	      pattern_is("255 1000", 255, NULL, "2 or more pairs"));
+	check("pattern: a brightness above max_brightness is refused",
+	      pattern_is("0 10 256 10", 255, NULL, "256 in the pattern is above"));
+	check("pattern: a bad duration is refused",
+	      pattern_is("0 10 255 -5", 255, NULL, "bad duration '-5'"));
+	check("pattern: a bad level is refused",
+	      pattern_is("0 10 x 5", 255, NULL, "bad brightness 'x'"));
+	for (i = 0; i < 700; i++)
+		strcat(many, "255 1000 ");
+	check("pattern: more than a page is refused",
+	      pattern_is(many, 255, NULL, "longer than the 4095 bytes"));
+}
+
+static void test_triggers(void)
+{
+	char line[] = "none kbd-capslock [timer] heartbeat pattern\n";
+	char *names[8];
+	int current, n = ledtext_triggers(line, names, 8, &current);
+
+	check("triggers: the names, the bracketed one current",
+	      n == 5 && current == 2 && !strcmp(names[2], "timer") &&
+	      !strcmp(names[4], "pattern"));
 }
 
 static void test_driven(void)
@@ -148,6 +199,14 @@ static void test_driven(void)
 	check("max_brightness 0 drives 0", driven_value(5, 5, 0, 1) == 0);
 	check("unsigned int wrap as in the kernel",
 	      driven_value(65536, 65536, 1, 0) == 0);
+}
+
+/* Whether the kernel uname would show as release and version rounds. */
+static bool kernel_rounds(const char *release, const char *version)
+{
+	int v[3];
+
+	return version_rounds(v, release_version(release, version, v));
 }
 
 static void test_kernel_rounds(void)
@@ -191,6 +250,8 @@ int main(void)
 	test_values();
 	test_rgb();
 	test_brightness();
+	test_pattern();
+	test_triggers();
 	test_driven();
 	test_kernel_rounds();
 	return unit_status();

@@ -1,5 +1,5 @@
 #!/bin/sh
-# modules: led-class-multicolor ledtrig-timer
+# modules: led-class-multicolor ledtrig-timer ledtrig-pattern ledtrig-heartbeat
 #
 # mcled against the kernel's multicolor LED class, on LEDs that kit's
 # module (kernel/vled.c) registers with no hardware behind them.  vled
@@ -61,7 +61,7 @@ state() {
 # and what vled says the class computed, for the LEDs glob $1 selects.
 mcled_values() {
 	$KIT mcled -j -l "$1" get |
-		sed -n 's/^{"name":"\([^"]*\)".*"values":\[\([0-9,]*\)\]}.*/\1 \2/p' |
+		sed -n 's/^{"name":"\([^"]*\)".*"values":\[\([0-9,]*\)\].*/\1 \2/p' |
 		tr ',' ' ' | sort
 }
 vled_values() {
@@ -82,7 +82,25 @@ same() {
 	fi
 }
 
-row() { printf '  %-10s %9s %6s\n' "$@"; }
+# above MAX: how mcled names the limit a value passed, the channel's own
+# from 7.2, max_brightness before.
+above() {
+	if [ "$maxes" = 1 ]; then
+		echo "its maximum $1 \\(multi_max_intensity\\)"
+	else
+		echo "max_brightness $1"
+	fi
+}
+
+# row COLOR INTENSITY VALUE MAX: a line of get's table, which has a max
+# column where the kernel has per-channel maxima (7.2, below).
+row() {
+	if [ "$maxes" = 1 ]; then
+		printf '  %-10s %9s %6s %6s\n' "$1" "$2" "$4" "$3"
+	else
+		printf '  %-10s %9s %6s\n' "$1" "$2" "$3"
+	fi
+}
 
 # --- The example of Documentation/leds/leds-class-multicolor.rst ---------
 S=$LEDS/multicolor:status
@@ -90,6 +108,20 @@ if load; then
 	pass "vled: loads with its defaults"
 else
 	fail "vled: loads with its defaults"
+fi
+# 7.2 (commit 2682d6308654) adds multi_max_intensity, and mcled shows
+# it in list, get and -j; a kernel of 7.2 or later without it fails.
+if [ -e "$S/multi_max_intensity" ]; then
+	maxes=1 list_max=" max_intensity=255,255,255"
+	json_max=',"max_intensity":[255,255,255]'
+	json_max5=',"max_intensity":[1023,1023,1023,1023,1023]'
+	pass "7.2: multi_max_intensity on $version"
+elif [ "$major" -gt 7 ] || { [ "$major" -eq 7 ] && [ "$minor" -ge 2 ]; }; then
+	maxes=1
+	fail "7.2: multi_max_intensity on $version" "no $S/multi_max_intensity"
+else
+	maxes=0 list_max= json_max= json_max5=
+	pass "7.2: no multi_max_intensity on $version"
 fi
 expect "example: cat multi_index" 0 "green blue red" cat "$S/multi_index"
 expect "example: max_brightness" 0 255 cat "$S/max_brightness"
@@ -101,17 +133,25 @@ expect "example: mcled -b 128" 0 "" $KIT mcled -b 128
 expect "example: brightness" 0 128 cat "$S/brightness"
 expect "example: vled reports red 69, blue 113, green $green" 0 \
 	"green $green blue 113 red 69" cat "$COMP/multicolor:status"
+if tail -n 1 "/sys/devices/platform/vled/log/multicolor:status" |
+	grep -Eqx "[0-9]+ 128 $green 113 69"; then
+	pass "vled: its log ends with the brightness set and the components"
+else
+	fail "vled: its log ends with the brightness set and the components" \
+		"$(cat "/sys/devices/platform/vled/log/multicolor:status")"
+fi
 expect "example: mcled get shows the same values" 0 \
 	"multicolor:status: brightness 128 of 255, values $rounding
-$(row color intensity value)
-$(row green 43 $green)
-$(row blue 226 113)
-$(row red 138 69)" $KIT mcled get
+$(row color intensity value max)
+$(row green 43 $green 255)
+$(row blue 226 113 255)
+$(row red 138 69 255)
+  trigger none" $KIT mcled get
 expect "example: mcled list" 0 \
-	"multicolor:status: green=43 blue=226 red=138 brightness=128 max_brightness=255" \
+	"multicolor:status: green=43 blue=226 red=138 brightness=128 max_brightness=255$list_max" \
 	$KIT mcled list
 expect "example: mcled -j get" 0 "[
-{\"name\":\"multicolor:status\",\"colors\":[\"green\",\"blue\",\"red\"],\"intensity\":[43,226,138],\"brightness\":128,\"max_brightness\":255,\"rounding\":\"$json_rounding\",\"values\":[$green,113,69]}
+{\"name\":\"multicolor:status\",\"colors\":[\"green\",\"blue\",\"red\"],\"intensity\":[43,226,138],\"brightness\":128,\"max_brightness\":255$json_max,\"rounding\":\"$json_rounding\",\"values\":[$green,113,69],\"trigger\":\"none\"}
 ]" $KIT mcled -j get
 
 # --- Names, hex, octal, percent on the real class ---------------------
@@ -166,7 +206,7 @@ same "mcled get agrees with vled on 5 colors, max 1023" $L
 expect "mcled -b 50% of 1023" 0 512 \
 	sh -c "$KIT mcled -l $L -b 50% && cat $LEDS/$L/brightness"
 expect "mcled -j get on 5 colors, max 1023" 0 "[
-{\"name\":\"$L\",\"colors\":[\"red\",\"green\",\"blue\",\"white\",\"amber\"],\"intensity\":[0,1,2,1023,700],\"brightness\":512,\"max_brightness\":1023,\"rounding\":\"$json_rounding\",\"values\":[0,$closest,1,512,350]}
+{\"name\":\"$L\",\"colors\":[\"red\",\"green\",\"blue\",\"white\",\"amber\"],\"intensity\":[0,1,2,1023,700],\"brightness\":512,\"max_brightness\":1023$json_max5,\"rounding\":\"$json_rounding\",\"values\":[0,$closest,1,512,350],\"trigger\":\"none\"}
 ]" $KIT mcled -l $L -j get
 same "mcled get agrees with vled on 5 colors at 512" $L
 
@@ -197,10 +237,10 @@ refuse "mcled refuses: 3 values for 5 colors" 2 \
 	"^mcled: $L: multi_intensity takes 5 values \(red green blue white amber\), got 3$" \
 	$KIT mcled -l $L set 1 2 3
 refuse "mcled refuses: a value above max_brightness" 2 \
-	"^mcled: $L: white=1024 is above max_brightness 1023$" \
+	"^mcled: $L: white=1024 is above $(above 1023)$" \
 	$KIT mcled -l $L set white=1024
 refuse "mcled refuses a glob when one LED cannot take the value" 2 \
-	"^mcled: multicolor:all: red=300 is above max_brightness 100$" \
+	"^mcled: multicolor:all: red=300 is above $(above 100)$" \
 	$KIT mcled -l '*' set red=300
 refuse "mcled refuses: a color the LEDs lack" 2 \
 	"^mcled: rgb:kbd_backlight_1 has no white; its colors: red green blue$" \
@@ -326,6 +366,180 @@ if [ -n "$mono" ] && [ ! -e "$LEDS/$mono/multi_index" ]; then
 		ls -d "$LEDS/early"
 else
 	fail "the guest has the keyboard's capslock LED" "$(ls $LEDS)"
+fi
+
+# --- 7.2's per-channel maxima: multi_max_intensity --------------------
+# Commit 2682d6308654 (7.2) gives each channel a maximum of its own, which
+# may pass max_brightness, and makes the kernel clamp a value above it in
+# silence; mcled refuses it.  The file itself tells the two sides apart
+# ($maxes, above).
+K=$LEDS/kbd
+if [ $maxes = 1 ]; then
+	load led=kbd/red:1000+green:1000+blue:100/255
+	expect "7.2: vled's channels have their maxima" 0 "1000 1000 100" \
+		cat "$K/multi_max_intensity"
+	expect "7.2: the kernel clamps a write above a maximum in silence" 0 \
+		"1000 500 100" sh -c "echo 2000 500 500 >$K/multi_intensity && cat $K/multi_intensity"
+	refuse "7.2: mcled refuses it, naming the channel's maximum" 2 \
+		"^mcled: kbd: red=2000 is above its maximum 1000 \(multi_max_intensity\)$" \
+		$KIT mcled -l kbd set 2000 500 50
+	expect "7.2: mcled sets a value above max_brightness within the maximum" 0 \
+		"700 300 90" sh -c "$KIT mcled -l kbd set 700 300 90 && cat $K/multi_intensity"
+	expect "7.2: #RRGGBB lands per channel" 0 "1000 502 0" \
+		sh -c "$KIT mcled -l kbd set '#ff8000' && cat $K/multi_intensity"
+	$KIT mcled -l kbd -b 200 set 1000 502 60
+	same "7.2: mcled get equals what the class computed" kbd
+	expect "7.2: get shows each channel's maximum" 0 \
+		"  red             1000   1000    784" \
+		sh -c "$KIT mcled -l kbd get | grep '^  red'"
+else
+	bad_param "before 7.2: vled has no per-channel maxima" \
+		"LED kbd: red:1000: this kernel has no per-channel maxima" \
+		led=kbd/red:1000+green/255
+	load led=kbd/red+green+blue/255
+	expect "before 7.2: the kernel stores a value above max_brightness" 0 \
+		"300 0 0" sh -c "echo 300 0 0 >$K/multi_intensity && cat $K/multi_intensity"
+	refuse "before 7.2: mcled refuses it by max_brightness" 2 \
+		"^mcled: kbd: red=256 is above max_brightness 255$" \
+		$KIT mcled -l kbd set 256 0 0
+fi
+
+# --- Triggers: what each write does, seen in vled's log ---------------
+# vled logs every brightness the class sets (its time in microseconds,
+# the brightness, the components): a trigger's blinks and steps.
+LOG=/sys/devices/platform/vled/log
+load led=multicolor:status/green+blue+red/255,second/red+green+blue/255
+# since NAME: the log's lines after its last one now (by their time).
+since() { tail -n 1 "$LOG/$1" | cut -d' ' -f1; }
+after() { awk -v t="$2" '$1 > t' "$LOG/$1"; }
+# durations LINES: "ON OFF", the mean milliseconds the LED spent on and
+# off between the log's changes (the first and last left out).
+durations() {
+	awk '{ t[NR] = $1; b[NR] = $2 }
+	END {
+		for (i = 2; i < NR; i++) {
+			d = (t[i + 1] - t[i]) / 1000
+			if (b[i] > 0) { on += d; non++ } else { off += d; noff++ }
+		}
+		if (non && noff) printf "%d %d\n", on / non, off / noff
+	}'
+}
+within() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
+trig_now() { sed -n 's/.*\[\([^]]*\)\].*/\1/p' "$S/trigger"; }
+
+triggers=$($KIT mcled -l multicolor:status trigger)
+case "$triggers" in
+*" timer"*" heartbeat"*" pattern"*|*" timer"*" pattern"*" heartbeat"*)
+	pass "trigger: lists timer, heartbeat and pattern" ;;
+*)	fail "trigger: lists timer, heartbeat and pattern" "$triggers" ;;
+esac
+
+$KIT mcled -l multicolor:status set 43 226 138 >/dev/null
+$KIT mcled -l multicolor:status -b 128 >/dev/null
+t=$(since multicolor:status)
+expect "blink: mcled blink 100 300" 0 "" $KIT mcled -l multicolor:status blink 100 300
+sleep 2
+got=$(after multicolor:status "$t" | durations)
+if within "${got% *}" 80 200 && within "${got#* }" 260 450; then
+	pass "blink: on 100 ms, off 300 ms in vled's log ($got)"
+else
+	fail "blink: on 100 ms, off 300 ms in vled's log" "on/off: $got" \
+		"$(after multicolor:status "$t" | head -12)"
+fi
+levels=$(after multicolor:status "$t" | awk '$2 > 0 { print $2 }' | sort -u)
+expect "blink: at the brightness the LED had (128)" 0 128 echo "$levels"
+expect "get: trigger timer and its delays" 0 \
+	"  trigger timer: delay_on 100 delay_off 300" \
+	sh -c "$KIT mcled -l multicolor:status get | tail -n 1"
+echo 64 >"$S/brightness"
+sleep 1
+t=$(since multicolor:status)
+sleep 1
+expect "blink: a brightness written while blinking is the blink's (64)" 0 64 \
+	sh -c "awk -v t=$t '\$1 > t && \$2 > 0 { print \$2 }' $LOG/multicolor:status | sort -u"
+if [ $maxes = 1 ]; then
+	$KIT mcled -l multicolor:status blink 1000 1000 >/dev/null
+	sleep 0.3
+	n=$(wc -l <"$LOG/multicolor:status")
+	t=$(since multicolor:status)
+	echo "1 2 3" >"$S/multi_intensity"
+	if [ "$(since multicolor:status)" = "$t" ] &&
+	   [ "$(cat "$S/multi_intensity")" = "1 2 3" ] && [ "$(trig_now)" = timer ]; then
+		pass "7.2: multi_intensity written while blinking is only stored"
+	else
+		fail "7.2: multi_intensity written while blinking is only stored" \
+			"trigger $(trig_now)" "$(tail -n 3 "$LOG/multicolor:status")"
+	fi
+	echo "43 226 138" >"$S/multi_intensity"
+fi
+echo 0 >"$S/brightness"
+t=$(since multicolor:status)
+sleep 0.8
+if [ "$(trig_now)" = none ] && [ -z "$(after multicolor:status "$t")" ]; then
+	pass "blink: brightness 0 ends it: trigger none, no change after"
+else
+	fail "blink: brightness 0 ends it: trigger none, no change after" \
+		"trigger $(trig_now)" "$(after multicolor:status "$t")"
+fi
+
+# Steps: a tuple of duration 0 after one of the same brightness (the
+# kernel's pattern_trig_timer_function()); twice, then the pattern ends.
+t=$(since multicolor:status)
+expect "pattern: two steps, twice (-r 2)" 0 "" \
+	$KIT mcled -l multicolor:status pattern '255 200 255 0 0 200 0 0' -r 2
+sleep 1.5
+# Each change once: 6.12 sets the first step's brightness twice.
+expect "pattern: vled saw 255 0 255 0" 0 "255 0 255 0" \
+	sh -c "awk -v t=$t '\$1 > t && (!n || \$2 != last) { printf \"%s%s\", n++ ? \" \" : \"\", \$2; last = \$2 } END { print \"\" }' $LOG/multicolor:status"
+expect "get: trigger pattern and its settings" 0 \
+	"  trigger pattern: pattern 255 200 255 0 0 200 0 0 repeat 2" \
+	sh -c "$KIT mcled -l multicolor:status get | tail -n 1"
+t=$(since multicolor:status)
+$KIT mcled -l multicolor:status pattern '0 400 100% 400' -r 1 >/dev/null
+sleep 1.2
+fades=$(after multicolor:status "$t" | awk '$2 > 0 && $2 < 255' | wc -l)
+if [ "$fades" -ge 4 ]; then
+	pass "pattern: a fade in 50 ms steps ($fades between 0 and 255)"
+else
+	fail "pattern: a fade in 50 ms steps" "$(after multicolor:status "$t")"
+fi
+refuse "pattern: an odd count is refused, nothing changed" 2 \
+	"^mcled: multicolor:status: a pattern is 2 or more pairs of brightness and milliseconds, got 3 numbers$" \
+	$KIT mcled -l multicolor:status pattern '0 100 255'
+
+t=$(since multicolor:status)
+expect "heartbeat: mcled heartbeat" 0 "" $KIT mcled -l multicolor:status heartbeat
+sleep 3
+beats=$(after multicolor:status "$t" | awk '$2 > 0' | wc -l)
+if [ "$(trig_now)" = heartbeat ] && [ "$beats" -ge 2 ]; then
+	pass "heartbeat: running ($beats beats in 3 s)"
+else
+	fail "heartbeat: running" "trigger $(trig_now)" "$(after multicolor:status "$t")"
+fi
+
+for how in "blink 50 50" "pattern '0 100 255 100'" heartbeat; do
+	eval "$KIT mcled -l '*' $how" >/dev/null
+	sleep 0.5
+	$KIT mcled -l '*' steady >/dev/null
+	t=$(since multicolor:status)
+	sleep 0.6
+	if [ "$(trig_now)" = none ] && [ -z "$(after multicolor:status "$t")" ] &&
+	   [ "$(cat "$S/brightness")" = 255 ] &&
+	   [ "$(cat "$LEDS/second/trigger" | sed -n 's/.*\[\([^]]*\)\].*/\1/p')" = none ]; then
+		pass "steady: ends $how on every LED the glob selects, lit at 255"
+	else
+		fail "steady: ends $how on every LED the glob selects, lit at 255" \
+			"trigger $(trig_now), brightness $(cat "$S/brightness")" \
+			"$(after multicolor:status "$t")"
+	fi
+done
+
+if rmmod ledtrig_heartbeat 2>/dev/null || rmmod ledtrig-heartbeat 2>/dev/null; then
+	refuse "a trigger the kernel lacks: refused, its module named" 1 \
+		"^mcled: multicolor:status has no heartbeat trigger: load its module \(modprobe ledtrig-heartbeat\)" \
+		$KIT mcled -l multicolor:status heartbeat
+else
+	fail "a trigger the kernel lacks" "ledtrig-heartbeat is built in or would not unload"
 fi
 
 # --- Unloading with LEDs in use ---------------------------------------

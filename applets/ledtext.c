@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ledtext: the text of the LED class's files (ledtext.h).
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "kit.h"
+#include "ledtext.h"
+
+int ledtext_level(const char *s, long *value, bool *percent)
+{
+	size_t len = strlen(s);
+	char digits[8] = "";
+	unsigned long v;
+
+	*percent = len > 1 && s[len - 1] == '%';
+	if (!*percent) {
+		if (parse_ulong(s, 0, 0, LONG_MAX, &v))
+			return -1;
+	} else {
+		if (len > sizeof(digits))
+			return -1;
+		memcpy(digits, s, len - 1);
+		if (parse_ulong(digits, 10, 0, 100, &v))
+			return -1;
+	}
+	*value = v;
+	return 0;
+}
+
+long ledtext_level_of(long value, bool percent, long max)
+{
+	return percent ? (value * max + 50) / 100 : value;
+}
+
+int ledtext_triggers(char *line, char **names, int max, int *current)
+{
+	char *word, *save;
+	size_t len;
+	int n = 0;
+
+	*current = -1;
+	for (word = strtok_r(line, " \n", &save); word && n < max;
+	     word = strtok_r(NULL, " \n", &save)) {
+		len = strlen(word);
+		if (len > 2 && word[0] == '[' && word[len - 1] == ']') {
+			word[len - 1] = '\0';
+			word++;
+			*current = n;
+		}
+		names[n++] = word;
+	}
+	return n;
+}
+
+/* One pair's words into out at *len; 0, or -1 with why. */
+static int pattern_pair(const char *level_word, const char *ms_word, long max,
+			char *out, size_t size, size_t *len, char *why,
+			size_t why_size)
+{
+	unsigned long ms;
+	bool percent;
+	long level;
+
+	if (ledtext_level(level_word, &level, &percent)) {
+		snprintf(why, why_size, "bad brightness '%s' in the pattern: "
+			 "give 0 to %ld, or 0%% to 100%%", level_word, max);
+		return -1;
+	}
+	level = ledtext_level_of(level, percent, max);
+	if (level > max) {
+		snprintf(why, why_size, "brightness %ld in the pattern is "
+			 "above max_brightness %ld", level, max);
+		return -1;
+	}
+	if (parse_ulong(ms_word, 10, 0, UINT_MAX, &ms)) {
+		snprintf(why, why_size, "bad duration '%s' in the pattern: "
+			 "give milliseconds", ms_word);
+		return -1;
+	}
+	*len += snprintf(out + *len, *len < size ? size - *len : 0,
+			 "%s%ld %lu", *len ? " " : "", level, ms);
+	if (*len + 1 >= size) {
+		snprintf(why, why_size, "the pattern is longer than the %d "
+			 "bytes the kernel takes", LEDTEXT_PATTERN_SIZE - 1);
+		return -1;
+	}
+	return 0;
+}
+
+int ledtext_pattern(const char *spec, long max, char *out, size_t size,
+		    char *why, size_t why_size)
+{
+	char copy[LEDTEXT_PATTERN_SIZE * 2], *word[2], *save = NULL;
+	const char *sep = " \t\n";
+	size_t len = 0;
+	int n = 0;
+
+	snprintf(copy, sizeof(copy), "%s", spec);
+	for (;;) {
+		word[0] = strtok_r(n ? NULL : copy, sep, &save);
+		if (!word[0])
+			break;
+		word[1] = strtok_r(NULL, sep, &save);
+		n += word[1] ? 2 : 1;
+		if (word[1] && pattern_pair(word[0], word[1], max, out, size, &len, why,
+				 why_size))
+			return -1;
+	}
+	if (n % 2 || n < 4) {
+		snprintf(why, why_size, "a pattern is 2 or more pairs of "
+			 "brightness and milliseconds, got %d number%s",
+			 n, n == 1 ? "" : "s");
+		return -1;
+	}
+	strcpy(out + len, "\n");
+	return 0;
+}

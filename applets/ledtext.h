@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ledtext: the text of the LED class's files as the kernel reads and
+ * writes them (Documentation/ABI/testing/sysfs-class-led and
+ * sysfs-class-led-trigger-*): brightness levels, the trigger list, the
+ * pattern trigger's pattern.  No I/O here.
+ */
+#ifndef LEDTEXT_H
+#define LEDTEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* A sysfs write is at most a page, the pattern's text included: fewer
+ * pairs than ledtrig-pattern.c's MAX_PATTERNS (1024) fit. */
+#define LEDTEXT_PATTERN_SIZE	4096
+
+/*
+ * A brightness as mcled takes it: a value the kernel's %i reads (decimal,
+ * 0x hex, leading-0 octal), or N%, a decimal percentage of max_brightness
+ * (*percent set).  0, or -1 when malformed.
+ */
+int ledtext_level(const char *s, long *value, bool *percent);
+/* That level on a LED of max_brightness max: N% rounded to closest. */
+long ledtext_level_of(long value, bool percent, long max);
+
+/*
+ * trigger's line ("none timer [heartbeat] pattern"), split in place into
+ * at most max names; *current is the bracketed one's index, -1 if none.
+ * Returns the count.
+ */
+int ledtext_triggers(char *line, char **names, int max, int *current);
+
+/*
+ * A pattern as mcled takes it, "B MS B MS ...", each B a level as above,
+ * into the pattern file's text ("B MS ... B MS\n") in out[size], for a LED
+ * of max_brightness max.  Refuses (-1, the reason in why[why_size]) what
+ * the kernel would take as "no pattern": an odd count, fewer than 2
+ * pairs, a brightness above max, more than a page
+ * (pattern_trig_store_patterns(), pattern_trig_start_pattern()).
+ */
+int ledtext_pattern(const char *spec, long max, char *out, size_t size,
+		    char *why, size_t why_size);
+
+#endif

@@ -1,0 +1,58 @@
+#!/bin/bash
+# The build as packagers and image builders drive it: their CFLAGS and
+# LDFLAGS add to kit's, a missing -dev package is named, and ARCH= cross-
+# builds a static kit for each architecture kit supports.  Each build is
+# a fresh O= directory of its own.
+. "$TESTS/lib.sh"
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"; t_cleanup' EXIT
+
+# build NAME MAKE-ARGS...: make in $tmp/NAME; its output in $tmp/NAME.log
+build() {
+	local name=$1
+	shift
+	env -u KIT make -s --no-print-directory O="$tmp/$name" "$@" \
+		>"$tmp/$name.log" 2>&1
+}
+
+# A user's CFLAGS (dpkg-buildflags' among them) once replaced kit's own
+# include paths and broke the build.
+if build os CFLAGS=-Os LDFLAGS=-Wl,-z,relro &&
+   "$tmp/os/kit" --version | grep -q '^kit ' &&
+   file "$tmp/os/kit" | grep -q 'statically linked'; then
+	pass "build: make CFLAGS=-Os LDFLAGS=... builds a static kit"
+else
+	fail "build: make CFLAGS=-Os LDFLAGS=... builds a static kit" \
+		"$(tail -5 "$tmp/os.log")"
+fi
+
+# A header the compiler cannot take stands for a -dev package missing.
+mkdir "$tmp/inc"
+echo '#error not installed' >"$tmp/inc/zstd.h"
+build nozstd CPPFLAGS="-I$tmp/inc"
+status=$?
+msg=$(grep -v '^make' "$tmp/nozstd.log")
+if [ "$status" -ne 0 ] && [ "$msg" = "kit: the build needs the Debian packages libzstd-dev; run 'make deps' as root" ] &&
+   [ -z "$(find "$tmp/nozstd" -name '*.o')" ]; then
+	pass "build: a missing -dev package is named before anything is compiled"
+else
+	fail "build: a missing -dev package is named before anything is compiled" \
+		"status $status" "$(cat "$tmp/nozstd.log")"
+fi
+
+# ARCH= takes the kernel's names.  `file` names the machine.
+cross() {
+	local arch=$1 machine=$2 name="build: make ARCH=$1 builds a static $2 kit"
+
+	if build "$arch" ARCH="$arch" &&
+	   file "$tmp/$arch/kit" | grep -q "$machine.*statically linked"; then
+		pass "$name"
+	else
+		fail "$name" "$(file "$tmp/$arch/kit" 2>&1)" \
+			"$(tail -5 "$tmp/$arch.log")"
+	fi
+}
+cross arm64 'ARM aarch64'
+cross arm 'ARM, EABI5'
+cross x86 'x86-64'
