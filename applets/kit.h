@@ -101,6 +101,19 @@ int parse_ulong(const char *s, int base, unsigned long min,
 /* The sysfs root: $KIT_SYSFS when set and not empty (tests), else /sys. */
 const char *sysfs_root(void);
 
+/* "6.1.76-1" into v[]: how many of its first 3 numbers were read. */
+int parse_version(const char *s, int v[3]);
+/*
+ * A kernel's version from uname's release and version (may be NULL):
+ * Debian's release says X.Y.0-N-arch, its version ("... Debian 6.1.76-1
+ * ...") names the real sublevel.  How many numbers were read; under 2:
+ * unknown.
+ */
+int release_version(const char *release, const char *version, int v[3]);
+/* The running kernel's: $KIT_OSRELEASE when set and not empty (tests;
+ * as X.Y.Z), else uname's. */
+int running_version(int v[3]);
+
 /* Read a small file whole, NUL-terminated; strips one trailing newline.
  * Returns its length or -1 with errno set. */
 ssize_t read_text(const char *path, char *buf, size_t size);

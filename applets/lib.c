@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "kit.h"
@@ -311,6 +312,46 @@ const char *sysfs_root(void)
 	const char *root = getenv("KIT_SYSFS");
 
 	return root && *root ? root : "/sys";
+}
+
+int parse_version(const char *s, int v[3])
+{
+	char *end;
+	int n = 0;
+
+	while (n < 3 && *s >= '0' && *s <= '9') {
+		v[n++] = strtol(s, &end, 10);
+		if (*end != '.')
+			break;
+		s = end + 1;
+	}
+	return n;
+}
+
+int release_version(const char *release, const char *version, int v[3])
+{
+	const char *debian = version ? strstr(version, "Debian ") : NULL;
+	int n, d[3];
+
+	v[0] = v[1] = v[2] = 0;
+	n = parse_version(release, v);
+	if (n >= 2 && debian &&
+	    parse_version(debian + strlen("Debian "), d) == 3 &&
+	    d[0] == v[0] && d[1] == v[1])
+		v[2] = d[2], n = 3;
+	return n;
+}
+
+int running_version(int v[3])
+{
+	const char *release = getenv("KIT_OSRELEASE");
+	struct utsname uts;
+
+	if (release && *release)
+		return release_version(release, NULL, v);
+	if (uname(&uts))
+		return 0;
+	return release_version(uts.release, uts.version, v);
 }
 
 ssize_t read_text(const char *path, char *buf, size_t size)

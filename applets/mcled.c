@@ -12,7 +12,6 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "kit.h"
@@ -224,41 +223,20 @@ static unsigned int driven_value(unsigned int brightness,
 	return closest ? (product + max / 2) / max : product / max;
 }
 
-/* "6.1.76-1" into v[]: how many of its first 3 numbers were read. */
-static int parse_version(const char *s, int v[3])
-{
-	char *end;
-	int n = 0;
-
-	while (n < 3 && *s >= '0' && *s <= '9') {
-		v[n++] = strtol(s, &end, 10);
-		if (*end != '.')
-			break;
-		s = end + 1;
-	}
-	return n;
-}
-
 /*
- * Does this kernel round each color's value to closest?  Commit
- * 065d099f1be5 made it so in 6.6; stable took it into 6.5.3, 6.4.16,
- * 6.1.53 and 5.15.132 (not 5.10).  Debian's release says X.Y.0-N-arch;
- * its version ("... Debian 6.1.76-1 ...") names the real sublevel.
+ * Does kernel version v (n numbers of it read) round each color's value
+ * to closest?  Commit 065d099f1be5 made it so in 6.6; stable took it
+ * into 6.5.3, 6.4.16, 6.1.53 and 5.15.132 (not 5.10).
  */
-static bool kernel_rounds(const char *release, const char *version)
+static bool version_rounds(const int v[3], int n)
 {
 	static const int since[][3] = {
 		{ 5, 15, 132 }, { 6, 1, 53 }, { 6, 4, 16 }, { 6, 5, 3 },
 	};
-	const char *debian = version ? strstr(version, "Debian ") : NULL;
-	int v[3] = { 0 }, d[3];
 	size_t i;
 
-	if (parse_version(release, v) < 2)
+	if (n < 2)
 		return true;	/* unknown: assume today's kernels */
-	if (debian && parse_version(debian + strlen("Debian "), d) == 3 &&
-	    d[0] == v[0] && d[1] == v[1])
-		v[2] = d[2];
 	if (v[0] > 6 || (v[0] == 6 && v[1] >= 6))
 		return true;
 	for (i = 0; i < sizeof(since) / sizeof(since[0]); i++)
@@ -269,14 +247,9 @@ static bool kernel_rounds(const char *release, const char *version)
 
 static bool running_kernel_rounds(void)
 {
-	const char *release = getenv("KIT_OSRELEASE");
-	struct utsname uts;
+	int v[3];
 
-	if (release && *release)
-		return kernel_rounds(release, NULL);
-	if (uname(&uts))
-		return true;
-	return kernel_rounds(uts.release, uts.version);
+	return version_rounds(v, running_version(v));
 }
 
 static const char *leds_dir(void)

@@ -150,6 +150,14 @@ static void test_driven(void)
 	      driven_value(65536, 65536, 1, 0) == 0);
 }
 
+/* Whether the kernel uname would show as release and version rounds. */
+static bool kernel_rounds(const char *release, const char *version)
+{
+	int v[3];
+
+	return version_rounds(v, release_version(release, version, v));
+}
+
 static void test_kernel_rounds(void)
 {
 	check("5.10 truncates (no backport)",
