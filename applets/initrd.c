@@ -76,26 +76,56 @@ int rdload_main(int argc, char **argv);
 
 struct boot {
 	char *root, *rootfstype, *rootflags, *init, *image, *shell;
-	bool rw, rootwait, noinitrd, prompt;
-	long rootwait_s;	/* rootwait=N: give up after N s; 0: never */
+	bool rw, noinitrd, prompt;
+	long root_wait;		/* as the kernel's: s, 0 none, -1 for ever */
 	long rootdelay, ramdisk_start;
 	char cmdline[4096];
 	char reason[512];	/* why the boot stopped, for the console */
 };
 
-/* Base 0, as the kernel reads rootdelay=, rootwait= and ramdisk_start=. */
-static long cmdline_number(const char *name, const char *value)
+/* Base 0, as the kernel reads rootdelay=, rootwait= and ramdisk_start=;
+ * bad when value is not a number. */
+static long cmdline_number(const char *name, const char *value, long bad)
 {
 	unsigned long n;
 
 	if (parse_ulong(value, 0, 0, LONG_MAX, &n)) {
 		warn_msg("ignoring %s=%s: not a number", name, value);
-		return 0;
+		return bad;
 	}
 	return n;
 }
 
-/* One word of the command line, quotes taken off as the kernel does. */
+/*
+ * Does rootwait=N set a timeout?  Since 6.6, commit 3b0086ced97f ("init:
+ * Add support for rootwait timeout parameter", rootwait_timeout_setup()).
+ * Before, rootwait_setup() refused a value ("if (*str) return 0"), and
+ * the kernel gave the unknown word to init: no wait at all.
+ */
+static bool rootwait_has_timeout(void)
+{
+	int v[3], n = running_version(v);
+
+	return n < 2 || v[0] > 6 || (v[0] == 6 && v[1] >= 6);
+}
+
+/* rootwait=N as rootwait_timeout_setup(): N s, 0 none; a bad N, for ever. */
+static void rootwait_timeout(struct boot *b, const char *value)
+{
+	if (!rootwait_has_timeout()) {
+		warn_msg("ignoring rootwait=%s: a value needs Linux 6.6; "
+			 "give rootwait alone to wait", value);
+		return;
+	}
+	b->root_wait = cmdline_number("rootwait", value, -1);
+}
+
+/*
+ * One word of the command line, quotes taken off as the kernel does.
+ * ro, rw and rootwait take no value (readonly(), readwrite(),
+ * rootwait_setup(): "if (*str) return 0"); an empty root= is none
+ * (prepare_namespace() reads saved_root_name only when not empty).
+ */
 static void boot_param(struct boot *b, char *word)
 {
 	char *value = strchr(word, '=');
@@ -103,24 +133,25 @@ static void boot_param(struct boot *b, char *word)
 	if (value)
 		*value++ = '\0';
 	if (!strcmp(word, "root") && value)
-		b->root = value;
+		b->root = *value ? value : NULL;
 	else if (!strcmp(word, "rootfstype") && value)
 		b->rootfstype = value;
 	else if (!strcmp(word, "rootflags") && value)
 		b->rootflags = value;
 	else if (!strcmp(word, "init") && value)
 		b->init = value;
-	else if (!strcmp(word, "ro"))
+	else if (!strcmp(word, "ro") && !value)
 		b->rw = false;
-	else if (!strcmp(word, "rw"))
+	else if (!strcmp(word, "rw") && !value)
 		b->rw = true;
+	else if (!strcmp(word, "rootwait") && !value)
+		b->root_wait = -1;
 	else if (!strcmp(word, "rootwait"))
-		b->rootwait = true, b->rootwait_s = value ?
-			cmdline_number("rootwait", value) : 0;
+		rootwait_timeout(b, value);
 	else if (!strcmp(word, "rootdelay") && value)
-		b->rootdelay = cmdline_number(word, value);
+		b->rootdelay = cmdline_number(word, value, 0);
 	else if (!strcmp(word, "ramdisk_start") && value)
-		b->ramdisk_start = cmdline_number(word, value);
+		b->ramdisk_start = cmdline_number(word, value, 0);
 	else if (!strcmp(word, "noinitrd"))
 		b->noinitrd = true;
 	else if (!strcmp(word, "kit.image") && value)
@@ -131,7 +162,11 @@ static void boot_param(struct boot *b, char *word)
 		b->prompt = true;
 }
 
-/* The words of line, split at blanks outside double quotes; "--" ends
+/* The kernel's isspace() (lib/ctype.c: _S), which next_arg() splits at:
+ * \t \n \v \f \r, space, and Latin-1's no-break space. */
+#define CMDLINE_SPACES	" \t\n\v\f\r\xa0"
+
+/* The words of line, split at spaces outside double quotes; "--" ends
  * what the kernel (and so we) read. */
 static void parse_cmdline(struct boot *b, const char *line)
 {
@@ -140,11 +175,12 @@ static void parse_cmdline(struct boot *b, const char *line)
 
 	snprintf(b->cmdline, sizeof(b->cmdline), "%s", line);
 	for (p = b->cmdline; *p;) {
-		p += strspn(p, " \t\n");
+		p += strspn(p, CMDLINE_SPACES);
 		if (!*p)
 			break;
 		word = p;
-		for (quoted = false; *p && (quoted || !strchr(" \t\n", *p)); p++)
+		for (quoted = false; *p && (quoted || !strchr(CMDLINE_SPACES, *p));
+		     p++)
 			if (*p == '"')
 				quoted = !quoted;
 		if (*p)
@@ -467,33 +503,47 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The real root on /root, waiting as rootwait and rootdelay= say. */
+/*
+ * root='s device, waited for as prepare_namespace() does: with rootwait
+ * until it comes (rootwait=N: N s at most); without, only while drivers
+ * may still probe (wait_for_device_probe()): ROOT_PROBE_S.
+ */
+#define ROOT_PROBE_S	2
+static bool wait_root(const struct boot *b, dev_t *dev)
+{
+	double until = now() + (b->root_wait > 0 ? b->root_wait : ROOT_PROBE_S);
+	bool said = false;
+
+	while (!root_device(b->root, dev)) {
+		if (b->root_wait >= 0 && now() > until)
+			return false;
+		if (b->root_wait && !said)
+			warn_msg("waiting for root device %s...", b->root);
+		said = true;
+		usleep(100000);
+	}
+	return true;
+}
+
+/* The real root on /root: dev when known (real-root-dev), else root=. */
 static void mount_root(struct boot *b, dev_t dev, bool known)
 {
-	double until = now() + (b->rootwait ? b->rootwait_s : 2);
-	bool said = false, known_rrd = known;
 	char what[300];
 
 	if (!b->root && !known)
 		boot_fail("no root= on the kernel command line: name the real "
 			  "root (root=/dev/vda, UUID=..., LABEL=...), or "
 			  "root=/dev/ram0 to boot the RAM disk");
-	while (!known && !(known = root_device(b->root, &dev))) {
-		if ((!b->rootwait || b->rootwait_s) && now() > until)
-			boot_fail("root device %s not found%s; check root=, "
-				  "load its driver (kit initrd mkcpio -m "
-				  "MODULE), or boot with rootwait", b->root,
-				  b->rootwait ? " in rootwait's time" : "");
-		if (b->rootwait && !said)
-			warn_msg("waiting for root device %s...", b->root);
-		said = true;
-		usleep(100000);
-	}
+	if (!known && !wait_root(b, &dev))
+		boot_fail("root device %s not found%s; check root=, load its "
+			  "driver (kit initrd mkcpio -m MODULE), or boot with "
+			  "rootwait", b->root,
+			  b->root_wait > 0 ? " in rootwait's time" : "");
 	unlink("/dev/root");
 	if (mknod("/dev/root", S_IFBLK | 0600, dev))
 		boot_fail("cannot create /dev/root: %s", strerror(errno));
 	snprintf(what, sizeof(what), "root device %s (%u:%u)",
-		 b->root && !known_rrd ? b->root : "of real-root-dev",
+		 b->root && !known ? b->root : "of real-root-dev",
 		 major(dev), minor(dev));
 	mount_dev(what, "/dev/root", "/root", b->rootfstype,
 		  b->rw ? 0 : MS_RDONLY, b->rootflags);

@@ -34,6 +34,7 @@ static void test_cmdline(void)
 
 	struct boot b = { .rw = false };
 
+	setenv("KIT_OSRELEASE", "6.12.0", 1);
 	parse_cmdline(&b, "BOOT_IMAGE=/vmlinuz root=/dev/vda rootfstype=ext4 "
 		      "rootflags=\"data=journal,errors=remount-ro\" rw quiet "
 		      "rootwait=5 rootdelay=2 init=/sbin/myinit ramdisk_start=37 "
@@ -45,7 +46,7 @@ static void test_cmdline(void)
 	check("rootflags= with its quotes taken off",
 	      b.rootflags && !strcmp(b.rootflags, "data=journal,errors=remount-ro"));
 	check("rw", b.rw);
-	check("rootwait=5", b.rootwait && b.rootwait_s == 5);
+	check("rootwait=5", b.root_wait == 5);
 	check("rootdelay=2", b.rootdelay == 2);
 	check("init=", b.init && !strcmp(b.init, "/sbin/myinit"));
 	check("ramdisk_start=37", b.ramdisk_start == 37);
@@ -61,7 +62,7 @@ static void test_cmdline(void)
 	check("a bad number: ignored, said",
 	      strstr(said, "ignoring ramdisk_start=x: not a number"));
 	check("ro after rw: read-only", !b.rw);
-	check("rootwait alone waits for ever", b.rootwait && !b.rootwait_s);
+	check("rootwait alone waits for ever", b.root_wait == -1);
 	check("noinitrd", b.noinitrd);
 	check("a bad number is ignored (0)", b.ramdisk_start == 0);
 	check("no root= given: none", !b.root);
@@ -71,9 +72,110 @@ static void test_cmdline(void)
 		     sizeof(said));
 	check("numbers as the kernel reads them: 0x hex, 010 octal",
 	      b.ramdisk_start == 16 && b.rootdelay == 8);
-	check("09 is no number (octal), as for the kernel: said",
-	      b.rootwait && !b.rootwait_s &&
+	check("rootwait=09 is no number (octal): said, and waits for ever, "
+	      "as rootwait_timeout_setup()", b.root_wait == -1 &&
 	      strstr(said, "ignoring rootwait=09: not a number"));
+	unsetenv("KIT_OSRELEASE");
+}
+
+/* rootwait=N: a timeout since 6.6; before, not rootwait at all. */
+static void test_rootwait(void)
+{
+	static const struct {
+		const char *release, *line;
+		long root_wait;
+		const char *said;
+	} cases[] = {
+		{ "6.12.0", "rootwait=0", 0, "" },
+		{ "7.3.1", "rootwait rootwait=0", 0, "" },
+		{ "6.6.0", "rootwait=7", 7, "" },
+		{ "6.6.0", "rootwait=", -1, "ignoring rootwait=: not a number" },
+		{ "6.5.13", "rootwait=7", 0, "ignoring rootwait=7: a value "
+		  "needs Linux 6.6; give rootwait alone to wait" },
+		{ "6.1.0", "rootwait=0", 0, "ignoring rootwait=0: a value" },
+		{ "6.1.0", "rootwait rootwait=3", -1, "ignoring rootwait=3" },
+		{ "6.1.0", "rootwait", -1, "" },
+	};
+	char said[256], name[160];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct boot b = { .root_wait = 0 };
+
+		setenv("KIT_OSRELEASE", cases[i].release, 1);
+		parse_saying(&b, cases[i].line, said, sizeof(said));
+		snprintf(name, sizeof(name), "%s on %s: wait %ld, said '%s'",
+			 cases[i].line, cases[i].release, cases[i].root_wait,
+			 cases[i].said);
+		check(name, b.root_wait == cases[i].root_wait &&
+		      (*cases[i].said ? !!strstr(said, cases[i].said) : !*said));
+	}
+	unsetenv("KIT_OSRELEASE");
+}
+
+static void wait_root_hung(int sig)
+{
+	(void)sig;
+	check("wait_root: gave up in time (no hang)", false);
+	_exit(1);
+}
+
+/* A missing root= device: without rootwait, or rootwait=0, given up at
+ * once (after the probe's grace); rootwait=1, after a second. */
+static void test_wait_root(void)
+{
+	struct boot b = { .root = "/dev/nosuchdisk" };
+	dev_t dev;
+	double t0;
+
+	signal(SIGALRM, wait_root_hung);
+	alarm(10);
+	t0 = now();
+	check("no rootwait: a missing device is not found",
+	      !wait_root(&b, &dev));
+	check("no rootwait: given up after the probe's grace, no more",
+	      now() - t0 < ROOT_PROBE_S + 1);
+	b.root_wait = 1;
+	t0 = now();
+	check("rootwait=1: a missing device is not found",
+	      !wait_root(&b, &dev));
+	check("rootwait=1: given up after 1 s", now() - t0 >= 1 &&
+	      now() - t0 < 2);
+	b.root = "1:0";
+	b.root_wait = -1;
+	check("rootwait: a device that is there is not waited for",
+	      wait_root(&b, &dev) && dev == RAM0);
+	alarm(0);
+}
+
+/* Where the kernel's parse_args() differs from a naive one. */
+static void test_cmdline_kernel(void)
+{
+	struct boot b = { .rw = false };
+
+	parse_cmdline(&b, "root=/dev/vda\rrootfstype=ext4\vrw\finit=/a"
+		      "\xa0rootflags=x");
+	check("\\r \\v \\f and 0xa0 split words, as the kernel's isspace()",
+	      b.root && !strcmp(b.root, "/dev/vda") && b.rootfstype &&
+	      !strcmp(b.rootfstype, "ext4") && b.rw && b.init &&
+	      !strcmp(b.init, "/a") && b.rootflags && !strcmp(b.rootflags, "x"));
+
+	memset(&b, 0, sizeof(b));
+	parse_cmdline(&b, "rw=0 ro=1");
+	check("ro=1 is not ro (readonly(): no value)", !b.rw);
+	b.rw = true;
+	parse_cmdline(&b, "ro=1");
+	check("ro=1 leaves rw", b.rw);
+	b.rw = false;
+	parse_cmdline(&b, "rw=1");
+	check("rw=1 is not rw (readwrite(): no value)", !b.rw);
+
+	memset(&b, 0, sizeof(b));
+	parse_cmdline(&b, "root=/dev/vda root=");
+	check("an empty root= is none, as prepare_namespace() reads it",
+	      !b.root);
+	parse_cmdline(&b, "root=\"\"");
+	check("root=\"\" is none too", !b.root);
 }
 
 /* copy_after_cpio: the bytes after the archive at path (end long), and
@@ -201,6 +303,9 @@ static void test_devices(void)
 int main(void)
 {
 	test_cmdline();
+	test_rootwait();
+	test_cmdline_kernel();
+	test_wait_root();
 	test_part_uuid();
 	test_cpio();
 	test_names();
