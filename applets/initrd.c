@@ -315,29 +315,58 @@ static void load_brd(void)
 			  "kit initrd mkcpio for this kernel");
 }
 
-/* Bytes of a newc archive up to the end of its trailer, or 0. */
-static off_t cpio_length(int fd)
+/* The first byte at or after pos that is not NUL (EOF: the file's size). */
+static off_t skip_nuls(int fd, off_t pos)
 {
-	char hdr[110], name[12];
+	char buf[4096];
+	ssize_t n, i;
+
+	while ((n = pread(fd, buf, sizeof(buf), pos)) > 0) {
+		for (i = 0; i < n && !buf[i]; i++)
+			;
+		pos += i;
+		if (i < n)
+			break;
+	}
+	return pos;
+}
+
+/*
+ * Where the newc archives at the start of the initrd end, and the image
+ * begins: early microcode, kit's wrapper, any others, walked entry by
+ * entry as unpack_to_rootfs() does.  A '0' at a 4-byte boundary starts a
+ * header; the NULs after an entry are padding (do_reset(), and
+ * unpack_to_rootfs() skips them between archives); anything else starts
+ * a compressed stream, for us the image.  0 when no archive comes first,
+ * or one is cut or not newc (do_header(): "no cpio magic").
+ */
+static off_t cpio_end(int fd)
+{
+	char hdr[NEWC_HDR_SIZE];
 	unsigned long namesize, filesize;
-	struct stat st;
 	off_t pos = 0;
+	struct stat st;
+	bool newc = false;
+	ssize_t n;
 
 	if (fstat(fd, &st))
 		return 0;
-	while (pread(fd, hdr, sizeof(hdr), pos) == sizeof(hdr) &&
-	       !memcmp(hdr, "070701", 6)) {
-		if (sscanf(hdr + 54, "%8lx", &filesize) != 1 ||
+	for (;;) {
+		pos = skip_nuls(fd, pos);
+		n = pread(fd, hdr, sizeof(hdr), pos);
+		if (n <= 0 || hdr[0] != '0' || pos & 3)
+			break;
+		if (n != sizeof(hdr) || memcmp(hdr, NEWC_MAGIC, 6) ||
+		    sscanf(hdr + 54, "%8lx", &filesize) != 1 ||
 		    sscanf(hdr + 94, "%8lx", &namesize) != 1)
 			return 0;
-		memset(name, 0, sizeof(name));
-		pread(fd, name, namesize < 11 ? namesize : 11, pos + 110);
-		pos = (pos + 110 + namesize + 3) & ~3;
+		pos = (pos + sizeof(hdr) + namesize + 3) & ~3;
 		pos = (pos + filesize + 3) & ~3;
-		if (!strcmp(name, "TRAILER!!!"))
-			return pos <= st.st_size ? pos : 0;
+		if (pos > st.st_size)
+			return 0;
+		newc = true;
 	}
-	return 0;
+	return newc ? pos : 0;
 }
 
 /*
@@ -354,7 +383,7 @@ static bool copy_after_cpio(const char *src, const char *dst)
 
 	if (in < 0)
 		return false;
-	pos = cpio_length(in);
+	pos = cpio_end(in);
 	n = pos ? pread(in, buf, 1, pos) : 0;
 	if (n <= 0) {
 		close(in);

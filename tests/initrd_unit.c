@@ -236,7 +236,7 @@ static void test_part_uuid(void)
 	unlink(path);
 }
 
-/* An archive with two files, then other data: cpio_length finds its end. */
+/* An archive with two files, then other data: cpio_end finds its end. */
 static void test_cpio(void)
 {
 	char path[] = "/tmp/initrd_unit.XXXXXX", after[] = "IMAGE";
@@ -251,17 +251,69 @@ static void test_cpio(void)
 	end = c.offset;
 	check("the archive is padded to 4 bytes", end % 4 == 0);
 	write_all(c.fd, after, 5);
-	check("cpio_length: the end of the trailer", cpio_length(c.fd) == end);
+	check("cpio_end: the end of the trailer", cpio_end(c.fd) == end);
 	check("what follows starts there",
 	      pread(c.fd, buf, 5, end) == 5 && !memcmp(buf, "IMAGE", 5));
 	test_copy_after(path, end);
 	pwrite(c.fd, "070702", 6, 0);
-	check("another magic is no newc cpio", cpio_length(c.fd) == 0);
+	check("another magic is no newc cpio", cpio_end(c.fd) == 0);
 	pwrite(c.fd, "070701", 6, 0);
 	ftruncate(c.fd, end - 4);
-	check("a cut trailer is no cpio", cpio_length(c.fd) == 0);
+	check("a cut trailer is no cpio", cpio_end(c.fd) == 0);
 	close(c.fd);
 	unlink(path);
+}
+
+/*
+ * An early microcode archive as the distributions make it (GNU cpio -H
+ * newc: padded with NULs to 512 bytes), then kit's wrapper, padding as a
+ * boot loader aligns each initrd, and the image: cpio_end() walks both
+ * archives and the NULs, as unpack_to_rootfs() does.
+ */
+static void test_cpio_chain(void)
+{
+	char dir[] = "/tmp/initrd_unit_ucode.XXXXXX", cmd[512], path[300];
+	struct cpio c = { .path = path };
+	off_t ucode, wrapper;
+	struct stat st;
+
+	if (!mkdtemp(dir)) {
+		check("a directory for the microcode archive", false);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "cd %s && mkdir -p kernel/x86/microcode && "
+		 "head -c 3000 /dev/urandom >kernel/x86/microcode/"
+		 "AuthenticAMD.bin && find kernel | cpio --quiet -o -H newc "
+		 ">initrd", dir);
+	snprintf(path, sizeof(path), "%s/initrd", dir);
+	if (system(cmd) || stat(path, &st)) {
+		check("cpio -H newc makes a microcode archive", false);
+		return;
+	}
+	ucode = st.st_size;
+	c.fd = open(path, O_RDWR | O_APPEND);
+	check("cpio_end: a microcode archive alone, 512-padded, is all cpio",
+	      ucode % 512 == 0 && cpio_end(c.fd) == ucode);
+	c.offset = ucode;
+	cpio_data(&c, "init", S_IFREG | 0755, "kit", 3);
+	cpio_data(&c, "TRAILER!!!", 0, NULL, 0);
+	write_all(c.fd, "\0\0\0\0\0\0\0\0", 8);	/* a boot loader's alignment */
+	wrapper = c.offset + 8;
+	write_all(c.fd, "\x1f\x8bIMAGE", 7);
+	check("cpio_end: microcode, the wrapper, NULs: the image's offset",
+	      cpio_end(c.fd) == wrapper);
+	ftruncate(c.fd, wrapper - 8);
+	check("cpio_end: microcode and the wrapper, nothing after: all cpio",
+	      cpio_end(c.fd) == wrapper - 8);
+	pwrite(c.fd, "0X", 2, ucode);
+	check("cpio_end: a second archive that is no newc: none",
+	      cpio_end(c.fd) == 0);
+	ftruncate(c.fd, 0);
+	write_all(c.fd, "\0\0\0\0\x1f\x8bIMAGE", 11);
+	check("cpio_end: NULs, then no archive: none", cpio_end(c.fd) == 0);
+	close(c.fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	system(cmd);
 }
 
 static void test_names(void)
@@ -308,6 +360,7 @@ int main(void)
 	test_wait_root();
 	test_part_uuid();
 	test_cpio();
+	test_cpio_chain();
 	test_names();
 	test_devices();
 	return unit_status();
