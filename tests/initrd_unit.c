@@ -316,6 +316,110 @@ static void test_cpio_chain(void)
 	system(cmd);
 }
 
+/* Runs the shell command fmt, made as printf makes it: its exit status. */
+static int shell(const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+/* ext_matches() on images mke2fs made, in files: UUID= in any case, and
+ * LABEL= whole, up to ext4's longest, 16 bytes with no NUL after. */
+static void test_ext_matches(void)
+{
+	static const char *types[] = { "ext2", "ext3", "ext4" };
+	const char *uuid = "5d1e0c2a-1b7f-4c3e-9a55-6b2f4e8d9c10";
+	char path[] = "/tmp/initrd_unit_ext.XXXXXX", name[80];
+	size_t i;
+
+	close(mkstemp(path));
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		snprintf(name, sizeof(name), "ext_matches: a %s image",
+			 types[i]);
+		if (shell("mke2fs -q -F -t %s -L kitlabel-16chars -U %s %s 4096 "
+			  ">/dev/null 2>&1", types[i], uuid, path)) {
+			check(name, false);
+			continue;
+		}
+		check(name, ext_matches(path, "LABEL=kitlabel-16chars") &&
+		      ext_matches(path, "UUID=5D1E0C2A-1B7F-4C3E-9A55-6B2F4E8D9C10"));
+		snprintf(name, sizeof(name), "ext_matches: %s: a label's "
+			 "prefix, a longer label, another UUID: no", types[i]);
+		check(name, !ext_matches(path, "LABEL=kitlabel-16char") &&
+		      !ext_matches(path, "LABEL=kitlabel-16charsx") &&
+		      !ext_matches(path, "LABEL=") &&
+		      !ext_matches(path, "UUID=5d1e0c2a-1b7f-4c3e-9a55-6b2f4e8d9c11"));
+	}
+	shell("mke2fs -q -F -t ext4 -L short %s 4096 >/dev/null 2>&1", path);
+	check("ext_matches: a short label, whole",
+	      ext_matches(path, "LABEL=short") && !ext_matches(path, "LABEL=shor"));
+	shell("mkfs.minix %s >/dev/null 2>&1", path);
+	check("ext_matches: not ext: no", !ext_matches(path, "LABEL="));
+	unlink(path);
+}
+
+/*
+ * root=PARTUUID= on a real disk: a GPT image in a file on a loop device,
+ * with its partitions.  A prefix of the UUID matches,
+ * as match_dev_by_uuid() compares; after the slash only PARTNROFF=N.
+ */
+static void test_partuuid_loop(void)
+{
+	char path[] = "/tmp/initrd_unit_gpt.XXXXXX", loop[64] = "", buf[64];
+	char part[PATH_MAX], spec[128];
+	dev_t dev = 0, p1 = 0, p2 = 0;
+	FILE *out;
+
+	close(mkstemp(path));
+	if (shell("truncate -s 8M %s && printf 'label: gpt\nstart=2048, "
+		  "size=2048, uuid=7a1c93e2-0b4d-4f6e-8a2c-91d3e5f7a0b1\n"
+		  "start=4096\n' | sfdisk -q %s >/dev/null", path, path)) {
+		check("sfdisk makes a GPT disk image", false);
+		goto out;
+	}
+	snprintf(spec, sizeof(spec), "losetup -f -P --show %s", path);
+	out = popen(spec, "r");
+	if (!out || !fgets(loop, sizeof(loop), out) || pclose(out)) {
+		check("a loop device for the GPT image (losetup -P)", false);
+		goto out;
+	}
+	loop[strcspn(loop, "\n")] = '\0';
+	/* A kernel without the GPT parser (CONFIG_EFI_PARTITION) scans
+	 * none: partx adds them (BLKPG), as they are on the disk. */
+	shell("partx -a %s 2>/dev/null", loop);
+	snprintf(part, sizeof(part), "/sys/class/block/%sp1/dev", loop + 5);
+	if (read_text(part, buf, sizeof(buf)) > 0)
+		p1 = makedev(atoi(buf), atoi(strchr(buf, ':') + 1));
+	snprintf(part, sizeof(part), "/sys/class/block/%sp2/dev", loop + 5);
+	if (read_text(part, buf, sizeof(buf)) > 0)
+		p2 = makedev(atoi(buf), atoi(strchr(buf, ':') + 1));
+	check("PARTUUID=: the whole UUID, another case",
+	      root_device("PARTUUID=7A1C93E2-0B4D-4F6E-8A2C-91D3E5F7A0B1",
+			  &dev) && dev == p1 && p1);
+	check("PARTUUID=: a prefix, as the kernel's strncasecmp of its length",
+	      root_device("PARTUUID=7a1c93e2-0b4d-4f6e-8a2c", &dev) &&
+	      dev == p1);
+	check("PARTUUID=/PARTNROFF=1: the next partition",
+	      root_device("PARTUUID=7a1c93e2-0b4d-4f6e-8a2c-91d3e5f7a0b1"
+			  "/PARTNROFF=1", &dev) && dev == p2 && p2);
+	check("PARTUUID=: longer than the UUID, or junk after the slash, "
+	      "or empty: none",
+	      !root_device("PARTUUID=7a1c93e2-0b4d-4f6e-8a2c-91d3e5f7a0b1a",
+			   &dev) &&
+	      !root_device("PARTUUID=7a1c93e2/PARTNROFF=1x", &dev) &&
+	      !root_device("PARTUUID=7a1c93e2/junk", &dev) &&
+	      !root_device("PARTUUID=", &dev) &&
+	      !root_device("PARTUUID=/PARTNROFF=1", &dev));
+	shell("losetup -d %s", loop);
+out:
+	unlink(path);
+}
+
 static void test_names(void)
 {
 	char name[64];
@@ -363,5 +467,7 @@ int main(void)
 	test_cpio_chain();
 	test_names();
 	test_devices();
+	test_ext_matches();
+	test_partuuid_loop();
 	return unit_status();
 }
