@@ -626,15 +626,16 @@ switch_root(struct boot *b, const char *dir, char **argv)
 		  "/etc/init, /bin/init, /bin/sh); boot with init=PATH");
 }
 
+/* handle_initrd()'s sysctl, until 7.0 */
+#define REAL_ROOT_DEV	"/proc/sys/kernel/real-root-dev"
+
 static int real_root_dev(unsigned int *value, bool write)
 {
-	const char *path = "/proc/sys/kernel/real-root-dev";
 	char buf[32];
-
 	int fd, ret;
 
 	if (write) {
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+		fd = open(REAL_ROOT_DEV, O_WRONLY | O_CLOEXEC);
 		if (fd < 0)
 			return -1;
 		ret = write_all(fd, buf, snprintf(buf, sizeof(buf), "%u\n",
@@ -642,7 +643,7 @@ static int real_root_dev(unsigned int *value, bool write)
 		close(fd);
 		return ret < 0 ? -1 : 0;
 	}
-	if (read_text(path, buf, sizeof(buf)) < 0)
+	if (read_text(REAL_ROOT_DEV, buf, sizeof(buf)) < 0)
 		return -1;
 	*value = strtoul(buf, NULL, 0);
 	return 0;
@@ -701,29 +702,42 @@ static void run_linuxrc(void)
 			  pid > 0 ? WEXITSTATUS(status) : -1);
 }
 
+/*
+ * Runs linuxrc as handle_initrd() did: real-root-dev holds root='s
+ * device while it runs (5.x and 6.x still have it), and what it wrote
+ * there, if that changed, names the real root.  True, with *dev, when
+ * it did.
+ */
+static bool linuxrc_chose_root(const struct boot *b, void (*linuxrc)(void),
+			       dev_t *dev)
+{
+	unsigned int rrd = 0, before = 0;
+
+	if (b->root && root_device(b->root, dev))
+		before = encode_dev(*dev);
+	if (!access(REAL_ROOT_DEV, W_OK))
+		real_root_dev(&before, true);
+	linuxrc();
+	if (real_root_dev(&rrd, false) || rrd == before)
+		return false;
+	*dev = decode_dev(rrd);
+	return true;
+}
+
 /* handle_initrd(): /linuxrc, then the real root with the RAM disk on
  * its /initrd, or gone. */
 static void boot_linuxrc(struct boot *b, char **argv)
 {
-	unsigned int rrd = 0, before = 0;
 	dev_t dev = 0;
-	bool known = false;
+	bool known;
 	int fd;
 
 	mount_dev("the RAM disk /dev/ram0", "/dev/ram0", "/root", NULL, 0,
 		  NULL);
-	if (b->root && root_device(b->root, &dev))
-		before = encode_dev(dev);
-	/* 5.x and 6.x still have it: /linuxrc may name the real root. */
-	if (!access("/proc/sys/kernel/real-root-dev", W_OK))
-		real_root_dev(&before, true);
-	run_linuxrc();
-	if (!real_root_dev(&rrd, false) && rrd != before) {
-		if (decode_dev(rrd) == RAM0) {
-			warn_msg("/linuxrc chose the RAM disk as the root");
-			switch_root(b, "/old", argv);
-		}
-		dev = decode_dev(rrd), known = true;
+	known = linuxrc_chose_root(b, run_linuxrc, &dev);
+	if (known && dev == RAM0) {
+		warn_msg("/linuxrc chose the RAM disk as the root");
+		switch_root(b, "/old", argv);
 	}
 	mount_root(b, dev, known);
 	if (!mount("/old", "/root/initrd", NULL, MS_MOVE, NULL)) {

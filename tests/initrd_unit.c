@@ -420,6 +420,48 @@ out:
 	unlink(path);
 }
 
+/* What the fake /linuxrc saw in real-root-dev, and what it writes. */
+static unsigned int linuxrc_saw, linuxrc_writes;
+
+static void fake_linuxrc(void)
+{
+	if (real_root_dev(&linuxrc_saw, false))
+		linuxrc_saw = ~0U;
+	if (linuxrc_writes)
+		real_root_dev(&linuxrc_writes, true);
+}
+
+/* handle_initrd()'s order on this kernel's real-root-dev: root= written
+ * before /linuxrc runs, read after. */
+static void test_real_root_dev(void)
+{
+	struct boot b = { .root = "8:1" };
+	unsigned int saved;
+	dev_t dev = 0;
+
+	if (real_root_dev(&saved, false)) {
+		check("no real-root-dev (7.0+): /linuxrc cannot choose",
+		      !linuxrc_chose_root(&b, fake_linuxrc, &dev));
+		return;
+	}
+	linuxrc_writes = 0;
+	check("real-root-dev: /linuxrc that writes nothing chose nothing",
+	      !linuxrc_chose_root(&b, fake_linuxrc, &dev));
+	check("real-root-dev holds root= (8:1) while /linuxrc runs",
+	      linuxrc_saw == 0x801);
+	linuxrc_writes = 0x100;
+	check("real-root-dev: /linuxrc that writes 0x100 chose the RAM disk",
+	      linuxrc_chose_root(&b, fake_linuxrc, &dev) && dev == RAM0);
+	linuxrc_writes = 0x10302;
+	check("real-root-dev: /linuxrc that writes 259:2 chose it",
+	      linuxrc_chose_root(&b, fake_linuxrc, &dev) &&
+	      dev == makedev(259, 2));
+	linuxrc_writes = 0x801;
+	check("real-root-dev: /linuxrc that writes root= again chose nothing",
+	      !linuxrc_chose_root(&b, fake_linuxrc, &dev));
+	real_root_dev(&saved, true);
+}
+
 static void test_names(void)
 {
 	char name[64];
@@ -469,5 +511,6 @@ int main(void)
 	test_devices();
 	test_ext_matches();
 	test_partuuid_loop();
+	test_real_root_dev();
 	return unit_status();
 }
