@@ -331,6 +331,20 @@ static off_t skip_nuls(int fd, off_t pos)
 	return pos;
 }
 
+/* A newc header's field at off: 8 hex digits (parse_header()); no sign,
+ * no spaces, which strtoul() would take. */
+static bool newc_field(const char *hdr, size_t off, unsigned long *value)
+{
+	char field[9];
+
+	memcpy(field, hdr + off, 8);
+	field[8] = '\0';
+	if (strspn(field, "0123456789abcdefABCDEF") != 8)
+		return false;
+	*value = strtoul(field, NULL, 16);
+	return true;
+}
+
 /*
  * Where the newc archives at the start of the initrd end, and the image
  * begins: early microcode, kit's wrapper, any others, walked entry by
@@ -357,8 +371,8 @@ static off_t cpio_end(int fd)
 		if (n <= 0 || hdr[0] != '0' || pos & 3)
 			break;
 		if (n != sizeof(hdr) || memcmp(hdr, NEWC_MAGIC, 6) ||
-		    sscanf(hdr + 54, "%8lx", &filesize) != 1 ||
-		    sscanf(hdr + 94, "%8lx", &namesize) != 1)
+		    !newc_field(hdr, 54, &filesize) ||
+		    !newc_field(hdr, 94, &namesize))
 			return 0;
 		pos = (pos + sizeof(hdr) + namesize + 3) & ~3;
 		pos = (pos + filesize + 3) & ~3;

@@ -14,6 +14,47 @@ work=$(mktemp -d /tmp/kit-rdfuzz.XXXXXX)
 trap 'rm -rf "$work"; t_cleanup' EXIT
 fuzz=$work/rdload_fuzz
 
+# ---- initrd's cpio_end() (tests/cpio_fuzz.c): where /init finds the
+# image after the leading newc archives, for CPIO_FUZZ_TIME seconds
+# (default 20).  Seeds: a microcode archive as cpio -H newc makes it,
+# then a wrapper, NUL padding and a gzip stream, and a cut archive.
+cpio_fuzz() {
+	local time=${CPIO_FUZZ_TIME:-20} w=$work/cpio status runs
+
+	mkdir -p "$w/seeds" "$w/corpus" "$w/ucode/kernel/x86/microcode" "$w/tree"
+	if ! clang -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -Iapplets -o "$w/cpio_fuzz" \
+		tests/cpio_fuzz.c applets/lib.c 2>"$w/cc.log"
+	then
+		fail "cpio_fuzz: builds with clang -fsanitize=fuzzer" \
+			"$(tail -5 "$w/cc.log")"
+		return
+	fi
+	pass "cpio_fuzz: builds with clang -fsanitize=fuzzer,address,undefined"
+	head -c 700 /dev/urandom >"$w/ucode/kernel/x86/microcode/AuthenticAMD.bin"
+	echo hello >"$w/tree/init"
+	(cd "$w/ucode" && find kernel | cpio --quiet -o -H newc) >"$w/seeds/ucode"
+	(cd "$w/tree" && find . | cpio --quiet -o -H newc) >"$w/wrapper.cpio"
+	{ cat "$w/seeds/ucode" "$w/wrapper.cpio"; printf '\0\0\0\0'
+	  gzip -c "$w/tree/init"; } >"$w/seeds/chain"
+	head -c 200 "$w/wrapper.cpio" >"$w/seeds/cut"
+	"$w/cpio_fuzz" -max_total_time="$time" -max_len=8192 -timeout=5 \
+		-print_final_stats=1 -artifact_prefix="$w/" \
+		"$w/corpus" "$w/seeds" >"$w/fuzz.log" 2>&1
+	status=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$w/fuzz.log")
+	if [ "$status" -eq 0 ] && [ "${runs:-0}" -gt 0 ]; then
+		pass "cpio_fuzz: $runs runs in ${time}s, no crash"
+	else
+		fail "cpio_fuzz: no crash in ${time}s (status $status)" \
+			"$(grep -E -A12 'ERROR|runtime error|deadly' "$w/fuzz.log" |
+			   head -40)" \
+			"reproducer: $(ls "$w"/crash-* "$w"/timeout-* "$w"/oom-* \
+				2>/dev/null | head -1 | xargs -r base64 -w0)"
+	fi
+}
+cpio_fuzz
+
 if ! clang -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -DRDLOAD_SMALL_BUFFERS -Iapplets \
 	-o "$fuzz" tests/rdload_fuzz.c -lz -llzma -lbz2 -lzstd -llz4 -llzo2 \
