@@ -349,38 +349,39 @@ static bool newc_field(const char *hdr, size_t off, unsigned long *value)
  * Where the newc archives at the start of the initrd end, and the image
  * begins: early microcode, kit's wrapper, any others, walked entry by
  * entry as unpack_to_rootfs() does.  A '0' at a 4-byte boundary starts a
- * header; the NULs after an entry are padding (do_reset(), and
- * unpack_to_rootfs() skips them between archives); anything else starts
- * a compressed stream, for us the image.  0 when no archive comes first,
- * or one is cut or not newc (do_header(): "no cpio magic").
+ * header, and NULs between entries and archives are padding (do_reset(),
+ * and unpack_to_rootfs() skips them).  The image begins where the last
+ * archive ends: NULs before it are its own (ext2's and minix's boot
+ * block) unless an archive follows them.  0 when no archive comes first,
+ * or one is cut or not newc (do_header(): "no cpio magic"); the file's
+ * size when only NULs follow.
  */
 static off_t cpio_end(int fd)
 {
 	char hdr[NEWC_HDR_SIZE];
 	unsigned long namesize, filesize;
-	off_t pos = 0;
+	off_t pos, end = 0;
 	struct stat st;
-	bool newc = false;
 	ssize_t n;
 
 	if (fstat(fd, &st))
 		return 0;
 	for (;;) {
-		pos = skip_nuls(fd, pos);
+		pos = skip_nuls(fd, end);
 		n = pread(fd, hdr, sizeof(hdr), pos);
-		if (n <= 0 || hdr[0] != '0' || pos & 3)
-			break;
+		if (n <= 0)
+			return end ? pos : 0;
+		if (hdr[0] != '0' || pos & 3)
+			return end;
 		if (n != sizeof(hdr) || memcmp(hdr, NEWC_MAGIC, 6) ||
 		    !newc_field(hdr, 54, &filesize) ||
 		    !newc_field(hdr, 94, &namesize))
 			return 0;
-		pos = (pos + sizeof(hdr) + namesize + 3) & ~3;
-		pos = (pos + filesize + 3) & ~3;
-		if (pos > st.st_size)
+		end = (pos + sizeof(hdr) + namesize + 3) & ~3;
+		end = (end + filesize + 3) & ~3;
+		if (end > st.st_size)
 			return 0;
-		newc = true;
 	}
-	return newc ? pos : 0;
 }
 
 /*

@@ -3,9 +3,9 @@
  * libFuzzer target: initrd's cpio_end() (applets/initrd.c), where /init
  * finds the image after the initrd's leading newc archives, on any
  * bytes in a memory file.  A crash, a sanitizer report, a hang, or an
- * end that breaks what cpio_end() promises is a bug: the end is 0, or
- * inside the input after at least one header (NULs may come first), at
- * a byte that is neither NUL nor an aligned '0'.
+ * end that breaks what cpio_end() promises is a bug: the end is 0, the
+ * input's size, or a 4-byte boundary inside it, after at least one header
+ * (NULs may come first), where no further archive starts after NULs.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iapplets \
  *         tests/cpio_fuzz.c applets/lib.c
@@ -47,8 +47,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (end && (size - first < NEWC_HDR_SIZE ||
 		    memcmp(data + first, NEWC_MAGIC, 6)))
 		abort();
-	if (end && (size_t)end < size &&
-	    (!data[end] || (data[end] == '0' && !(end & 3))))
+	if (!end)
+		return 0;
+	if (end & 3 && (size_t)end != size)
+		abort();
+	while ((size_t)end < size && !data[end])
+		end++;
+	if ((size_t)end < size && data[end] == '0' && !(end & 3))
 		abort();
 	return 0;
 }

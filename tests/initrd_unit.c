@@ -266,9 +266,9 @@ static void test_cpio(void)
 
 /*
  * An early microcode archive as the distributions make it (GNU cpio -H
- * newc: padded with NULs to 512 bytes), then kit's wrapper, padding as a
- * boot loader aligns each initrd, and the image: cpio_end() walks both
- * archives and the NULs, as unpack_to_rootfs() does.
+ * newc: padded with NULs to 512 bytes), then kit's wrapper and the image:
+ * cpio_end() walks both archives and the NULs between, as
+ * unpack_to_rootfs() does, and leaves the image its own.
  */
 static void test_cpio_chain(void)
 {
@@ -297,14 +297,20 @@ static void test_cpio_chain(void)
 	c.offset = ucode;
 	cpio_data(&c, "init", S_IFREG | 0755, "kit", 3);
 	cpio_data(&c, "TRAILER!!!", 0, NULL, 0);
-	write_all(c.fd, "\0\0\0\0\0\0\0\0", 8);	/* a boot loader's alignment */
-	wrapper = c.offset + 8;
+	wrapper = c.offset;
 	write_all(c.fd, "\x1f\x8bIMAGE", 7);
-	check("cpio_end: microcode, the wrapper, NULs: the image's offset",
+	check("cpio_end: microcode, the wrapper: the image's offset",
 	      cpio_end(c.fd) == wrapper);
-	ftruncate(c.fd, wrapper - 8);
+	ftruncate(c.fd, wrapper);
+	write_all(c.fd, "\0\0\0\0\0\0\0\0\x53\xef", 10);
+	check("cpio_end: NULs after the last archive are the image's (a raw "
+	      "ext2's boot block)", cpio_end(c.fd) == wrapper);
+	ftruncate(c.fd, wrapper + 8);
+	check("cpio_end: only NULs after the archives: nothing follows",
+	      cpio_end(c.fd) == wrapper + 8);
+	ftruncate(c.fd, wrapper);
 	check("cpio_end: microcode and the wrapper, nothing after: all cpio",
-	      cpio_end(c.fd) == wrapper - 8);
+	      cpio_end(c.fd) == wrapper);
 	pwrite(c.fd, "0X", 2, ucode);
 	check("cpio_end: a second archive that is no newc: none",
 	      cpio_end(c.fd) == 0);
