@@ -508,7 +508,8 @@ ucode_boot() {
 	cat "$work/ucode.cpio" "$work/$k-ucode-wrapped" >"$work/$k-ucode"
 	boot ucode "$work/$k-ucode" "root=/dev/ram0 retain_initrd"
 	sees ucode "microcode archive first: the image is found" "$found"
-	sees ucode "and boots" '^ramroot: pid=1 root=/dev/ram0$'
+	sees ucode "microcode archive first: and the RAM disk boots" \
+		'^ramroot: pid=1 root=/dev/ram0$'
 }
 
 # ---- main ----
