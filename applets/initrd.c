@@ -76,26 +76,56 @@ int rdload_main(int argc, char **argv);
 
 struct boot {
 	char *root, *rootfstype, *rootflags, *init, *image, *shell;
-	bool rw, rootwait, noinitrd, prompt;
-	long rootwait_s;	/* rootwait=N: give up after N s; 0: never */
+	bool rw, noinitrd, prompt;
+	long root_wait;		/* as the kernel's: s, 0 none, -1 for ever */
 	long rootdelay, ramdisk_start;
 	char cmdline[4096];
 	char reason[512];	/* why the boot stopped, for the console */
 };
 
-/* Base 0, as the kernel reads rootdelay=, rootwait= and ramdisk_start=. */
-static long cmdline_number(const char *name, const char *value)
+/* Base 0, as the kernel reads rootdelay=, rootwait= and ramdisk_start=;
+ * bad when value is not a number. */
+static long cmdline_number(const char *name, const char *value, long bad)
 {
 	unsigned long n;
 
 	if (parse_ulong(value, 0, 0, LONG_MAX, &n)) {
 		warn_msg("ignoring %s=%s: not a number", name, value);
-		return 0;
+		return bad;
 	}
 	return n;
 }
 
-/* One word of the command line, quotes taken off as the kernel does. */
+/*
+ * Does rootwait=N set a timeout?  Since 6.6, commit 3b0086ced97f ("init:
+ * Add support for rootwait timeout parameter", rootwait_timeout_setup()).
+ * Before, rootwait_setup() refused a value ("if (*str) return 0"), and
+ * the kernel gave the unknown word to init: no wait at all.
+ */
+static bool rootwait_has_timeout(void)
+{
+	int v[3], n = running_version(v);
+
+	return n < 2 || v[0] > 6 || (v[0] == 6 && v[1] >= 6);
+}
+
+/* rootwait=N as rootwait_timeout_setup(): N s, 0 none; a bad N, for ever. */
+static void rootwait_timeout(struct boot *b, const char *value)
+{
+	if (!rootwait_has_timeout()) {
+		warn_msg("ignoring rootwait=%s: a value needs Linux 6.6; "
+			 "give rootwait alone to wait", value);
+		return;
+	}
+	b->root_wait = cmdline_number("rootwait", value, -1);
+}
+
+/*
+ * One word of the command line, quotes taken off as the kernel does.
+ * ro, rw and rootwait take no value (readonly(), readwrite(),
+ * rootwait_setup(): "if (*str) return 0"); an empty root= is none
+ * (prepare_namespace() reads saved_root_name only when not empty).
+ */
 static void boot_param(struct boot *b, char *word)
 {
 	char *value = strchr(word, '=');
@@ -103,24 +133,25 @@ static void boot_param(struct boot *b, char *word)
 	if (value)
 		*value++ = '\0';
 	if (!strcmp(word, "root") && value)
-		b->root = value;
+		b->root = *value ? value : NULL;
 	else if (!strcmp(word, "rootfstype") && value)
 		b->rootfstype = value;
 	else if (!strcmp(word, "rootflags") && value)
 		b->rootflags = value;
 	else if (!strcmp(word, "init") && value)
 		b->init = value;
-	else if (!strcmp(word, "ro"))
+	else if (!strcmp(word, "ro") && !value)
 		b->rw = false;
-	else if (!strcmp(word, "rw"))
+	else if (!strcmp(word, "rw") && !value)
 		b->rw = true;
+	else if (!strcmp(word, "rootwait") && !value)
+		b->root_wait = -1;
 	else if (!strcmp(word, "rootwait"))
-		b->rootwait = true, b->rootwait_s = value ?
-			cmdline_number("rootwait", value) : 0;
+		rootwait_timeout(b, value);
 	else if (!strcmp(word, "rootdelay") && value)
-		b->rootdelay = cmdline_number(word, value);
+		b->rootdelay = cmdline_number(word, value, 0);
 	else if (!strcmp(word, "ramdisk_start") && value)
-		b->ramdisk_start = cmdline_number(word, value);
+		b->ramdisk_start = cmdline_number(word, value, 0);
 	else if (!strcmp(word, "noinitrd"))
 		b->noinitrd = true;
 	else if (!strcmp(word, "kit.image") && value)
@@ -131,7 +162,11 @@ static void boot_param(struct boot *b, char *word)
 		b->prompt = true;
 }
 
-/* The words of line, split at blanks outside double quotes; "--" ends
+/* The kernel's isspace() (lib/ctype.c: _S), which next_arg() splits at:
+ * \t \n \v \f \r, space, and Latin-1's no-break space. */
+#define CMDLINE_SPACES	" \t\n\v\f\r\xa0"
+
+/* The words of line, split at spaces outside double quotes; "--" ends
  * what the kernel (and so we) read. */
 static void parse_cmdline(struct boot *b, const char *line)
 {
@@ -140,11 +175,12 @@ static void parse_cmdline(struct boot *b, const char *line)
 
 	snprintf(b->cmdline, sizeof(b->cmdline), "%s", line);
 	for (p = b->cmdline; *p;) {
-		p += strspn(p, " \t\n");
+		p += strspn(p, CMDLINE_SPACES);
 		if (!*p)
 			break;
 		word = p;
-		for (quoted = false; *p && (quoted || !strchr(" \t\n", *p)); p++)
+		for (quoted = false; *p && (quoted || !strchr(CMDLINE_SPACES, *p));
+		     p++)
 			if (*p == '"')
 				quoted = !quoted;
 		if (*p)
@@ -279,29 +315,73 @@ static void load_brd(void)
 			  "kit initrd mkcpio for this kernel");
 }
 
-/* Bytes of a newc archive up to the end of its trailer, or 0. */
-static off_t cpio_length(int fd)
+/* The first byte at or after pos that is not NUL (EOF: the file's size). */
+static off_t skip_nuls(int fd, off_t pos)
 {
-	char hdr[110], name[12];
+	char buf[4096];
+	ssize_t n, i;
+
+	while ((n = pread(fd, buf, sizeof(buf), pos)) > 0) {
+		for (i = 0; i < n && !buf[i]; i++)
+			;
+		pos += i;
+		if (i < n)
+			break;
+	}
+	return pos;
+}
+
+/* A newc header's field at off: 8 hex digits (parse_header()); no sign,
+ * no spaces, which strtoul() would take. */
+static bool newc_field(const char *hdr, size_t off, unsigned long *value)
+{
+	char field[9];
+
+	memcpy(field, hdr + off, 8);
+	field[8] = '\0';
+	if (strspn(field, "0123456789abcdefABCDEF") != 8)
+		return false;
+	*value = strtoul(field, NULL, 16);
+	return true;
+}
+
+/*
+ * Where the newc archives at the start of the initrd end, and the image
+ * begins: early microcode, kit's wrapper, any others, walked entry by
+ * entry as unpack_to_rootfs() does.  A '0' at a 4-byte boundary starts a
+ * header, and NULs between entries and archives are padding (do_reset(),
+ * and unpack_to_rootfs() skips them).  The image begins where the last
+ * archive ends: NULs before it are its own (ext2's and minix's boot
+ * block) unless an archive follows them.  0 when no archive comes first,
+ * or one is cut or not newc (do_header(): "no cpio magic"); the file's
+ * size when only NULs follow.
+ */
+static off_t cpio_end(int fd)
+{
+	char hdr[NEWC_HDR_SIZE];
 	unsigned long namesize, filesize;
+	off_t pos, end = 0;
 	struct stat st;
-	off_t pos = 0;
+	ssize_t n;
 
 	if (fstat(fd, &st))
 		return 0;
-	while (pread(fd, hdr, sizeof(hdr), pos) == sizeof(hdr) &&
-	       !memcmp(hdr, "070701", 6)) {
-		if (sscanf(hdr + 54, "%8lx", &filesize) != 1 ||
-		    sscanf(hdr + 94, "%8lx", &namesize) != 1)
+	for (;;) {
+		pos = skip_nuls(fd, end);
+		n = pread(fd, hdr, sizeof(hdr), pos);
+		if (n <= 0)
+			return end ? pos : 0;
+		if (hdr[0] != '0' || pos & 3)
+			return end;
+		if (n != sizeof(hdr) || memcmp(hdr, NEWC_MAGIC, 6) ||
+		    !newc_field(hdr, 54, &filesize) ||
+		    !newc_field(hdr, 94, &namesize))
 			return 0;
-		memset(name, 0, sizeof(name));
-		pread(fd, name, namesize < 11 ? namesize : 11, pos + 110);
-		pos = (pos + 110 + namesize + 3) & ~3;
-		pos = (pos + filesize + 3) & ~3;
-		if (!strcmp(name, "TRAILER!!!"))
-			return pos <= st.st_size ? pos : 0;
+		end = (pos + sizeof(hdr) + namesize + 3) & ~3;
+		end = (end + filesize + 3) & ~3;
+		if (end > st.st_size)
+			return 0;
 	}
-	return 0;
 }
 
 /*
@@ -318,7 +398,7 @@ static bool copy_after_cpio(const char *src, const char *dst)
 
 	if (in < 0)
 		return false;
-	pos = cpio_length(in);
+	pos = cpio_end(in);
 	n = pos ? pread(in, buf, 1, pos) : 0;
 	if (n <= 0) {
 		close(in);
@@ -467,33 +547,47 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* The real root on /root, waiting as rootwait and rootdelay= say. */
+/*
+ * root='s device, waited for as prepare_namespace() does: with rootwait
+ * until it comes (rootwait=N: N s at most); without, only while drivers
+ * may still probe (wait_for_device_probe()): ROOT_PROBE_S.
+ */
+#define ROOT_PROBE_S	2
+static bool wait_root(const struct boot *b, dev_t *dev)
+{
+	double until = now() + (b->root_wait > 0 ? b->root_wait : ROOT_PROBE_S);
+	bool said = false;
+
+	while (!root_device(b->root, dev)) {
+		if (b->root_wait >= 0 && now() > until)
+			return false;
+		if (b->root_wait && !said)
+			warn_msg("waiting for root device %s...", b->root);
+		said = true;
+		usleep(100000);
+	}
+	return true;
+}
+
+/* The real root on /root: dev when known (real-root-dev), else root=. */
 static void mount_root(struct boot *b, dev_t dev, bool known)
 {
-	double until = now() + (b->rootwait ? b->rootwait_s : 2);
-	bool said = false, known_rrd = known;
 	char what[300];
 
 	if (!b->root && !known)
 		boot_fail("no root= on the kernel command line: name the real "
 			  "root (root=/dev/vda, UUID=..., LABEL=...), or "
 			  "root=/dev/ram0 to boot the RAM disk");
-	while (!known && !(known = root_device(b->root, &dev))) {
-		if ((!b->rootwait || b->rootwait_s) && now() > until)
-			boot_fail("root device %s not found%s; check root=, "
-				  "load its driver (kit initrd mkcpio -m "
-				  "MODULE), or boot with rootwait", b->root,
-				  b->rootwait ? " in rootwait's time" : "");
-		if (b->rootwait && !said)
-			warn_msg("waiting for root device %s...", b->root);
-		said = true;
-		usleep(100000);
-	}
+	if (!known && !wait_root(b, &dev))
+		boot_fail("root device %s not found%s; check root=, load its "
+			  "driver (kit initrd mkcpio -m MODULE), or boot with "
+			  "rootwait", b->root,
+			  b->root_wait > 0 ? " in rootwait's time" : "");
 	unlink("/dev/root");
 	if (mknod("/dev/root", S_IFBLK | 0600, dev))
 		boot_fail("cannot create /dev/root: %s", strerror(errno));
 	snprintf(what, sizeof(what), "root device %s (%u:%u)",
-		 b->root && !known_rrd ? b->root : "of real-root-dev",
+		 b->root && !known ? b->root : "of real-root-dev",
 		 major(dev), minor(dev));
 	mount_dev(what, "/dev/root", "/root", b->rootfstype,
 		  b->rw ? 0 : MS_RDONLY, b->rootflags);
@@ -547,15 +641,16 @@ switch_root(struct boot *b, const char *dir, char **argv)
 		  "/etc/init, /bin/init, /bin/sh); boot with init=PATH");
 }
 
+/* handle_initrd()'s sysctl, until 7.0 */
+#define REAL_ROOT_DEV	"/proc/sys/kernel/real-root-dev"
+
 static int real_root_dev(unsigned int *value, bool write)
 {
-	const char *path = "/proc/sys/kernel/real-root-dev";
 	char buf[32];
-
 	int fd, ret;
 
 	if (write) {
-		fd = open(path, O_WRONLY | O_CLOEXEC);
+		fd = open(REAL_ROOT_DEV, O_WRONLY | O_CLOEXEC);
 		if (fd < 0)
 			return -1;
 		ret = write_all(fd, buf, snprintf(buf, sizeof(buf), "%u\n",
@@ -563,7 +658,7 @@ static int real_root_dev(unsigned int *value, bool write)
 		close(fd);
 		return ret < 0 ? -1 : 0;
 	}
-	if (read_text(path, buf, sizeof(buf)) < 0)
+	if (read_text(REAL_ROOT_DEV, buf, sizeof(buf)) < 0)
 		return -1;
 	*value = strtoul(buf, NULL, 0);
 	return 0;
@@ -622,29 +717,42 @@ static void run_linuxrc(void)
 			  pid > 0 ? WEXITSTATUS(status) : -1);
 }
 
+/*
+ * Runs linuxrc as handle_initrd() did: real-root-dev holds root='s
+ * device while it runs (5.x and 6.x still have it), and what it wrote
+ * there, if that changed, names the real root.  True, with *dev, when
+ * it did.
+ */
+static bool linuxrc_chose_root(const struct boot *b, void (*linuxrc)(void),
+			       dev_t *dev)
+{
+	unsigned int rrd = 0, before = 0;
+
+	if (b->root && root_device(b->root, dev))
+		before = encode_dev(*dev);
+	if (!access(REAL_ROOT_DEV, W_OK))
+		real_root_dev(&before, true);
+	linuxrc();
+	if (real_root_dev(&rrd, false) || rrd == before)
+		return false;
+	*dev = decode_dev(rrd);
+	return true;
+}
+
 /* handle_initrd(): /linuxrc, then the real root with the RAM disk on
  * its /initrd, or gone. */
 static void boot_linuxrc(struct boot *b, char **argv)
 {
-	unsigned int rrd = 0, before = 0;
 	dev_t dev = 0;
-	bool known = false;
+	bool known;
 	int fd;
 
 	mount_dev("the RAM disk /dev/ram0", "/dev/ram0", "/root", NULL, 0,
 		  NULL);
-	if (b->root && root_device(b->root, &dev))
-		before = encode_dev(dev);
-	/* 5.x and 6.x still have it: /linuxrc may name the real root. */
-	if (!access("/proc/sys/kernel/real-root-dev", W_OK))
-		real_root_dev(&before, true);
-	run_linuxrc();
-	if (!real_root_dev(&rrd, false) && rrd != before) {
-		if (decode_dev(rrd) == RAM0) {
-			warn_msg("/linuxrc chose the RAM disk as the root");
-			switch_root(b, "/old", argv);
-		}
-		dev = decode_dev(rrd), known = true;
+	known = linuxrc_chose_root(b, run_linuxrc, &dev);
+	if (known && dev == RAM0) {
+		warn_msg("/linuxrc chose the RAM disk as the root");
+		switch_root(b, "/old", argv);
 	}
 	mount_root(b, dev, known);
 	if (!mount("/old", "/root/initrd", NULL, MS_MOVE, NULL)) {

@@ -11,6 +11,10 @@
 #define LIST_PATH	"/kit/modules"	/* NAME PATH [soft] lines, load order */
 #define IMAGE_PATH	"/kit/image"	/* the IMAGE given to mkcpio */
 
+/* A newc cpio header: its magic and size (the kernel's init/initramfs.c) */
+#define NEWC_MAGIC	"070701"
+#define NEWC_HDR_SIZE	110
+
 #define RAM0		makedev(1, 0)	/* /dev/ram0 */
 
 int mkcpio_main(int argc, char **argv);

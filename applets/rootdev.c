@@ -111,9 +111,9 @@ static bool partition_of(const char *name, char disk[NAME_MAX + 1],
 	return true;
 }
 
-/* Does block device name have PARTUUID uuid?  The disk and number in
- * disk and *partno. */
-static bool has_part_uuid(const char *name, const char *uuid,
+/* Does block device name have a PARTUUID that starts with the len
+ * bytes of uuid, in any case?  The disk and number in disk and *partno. */
+static bool has_part_uuid(const char *name, const char *uuid, size_t len,
 			  char disk[NAME_MAX + 1], unsigned int *partno)
 {
 	char path[PATH_MAX], buf[16], found[37];
@@ -127,33 +127,39 @@ static bool has_part_uuid(const char *name, const char *uuid,
 		lbs = strtoul(buf, NULL, 10);
 	snprintf(path, sizeof(path), "/dev/%s", disk);
 	return part_uuid(path, lbs, *partno, found) &&
-	       !strcasecmp(found, uuid);
+	       !strncasecmp(uuid, found, len);
 }
 
 /*
  * root=PARTUUID=U[/PARTNROFF=N]: the partition whose PARTUUID is U, or
- * the one N further on the same disk, as the kernel's devt_from_partuuid().
- * Its name in name.
+ * the one N further on the same disk, as the kernel's devt_from_partuuid():
+ * U is compared over its own length, any case (match_dev_by_uuid():
+ * strncasecmp() of cmp->len), so a prefix matches; an empty U, or after
+ * the slash anything but PARTNROFF=N, is invalid.  Its name in name.
  */
 static bool partuuid_name(const char *spec, char name[NAME_MAX + 1])
 {
-	char uuid[37], disk[NAME_MAX + 1], other[NAME_MAX + 1];
-	const char *off = strstr(spec, "/PARTNROFF=");
-	unsigned int partno, n, want = 0;
+	char disk[NAME_MAX + 1], other[NAME_MAX + 1], c;
+	const char *slash = strchr(spec, '/');
+	size_t len = slash ? (size_t)(slash - spec) : strlen(spec);
+	unsigned int partno, n;
+	int offset = 0;
+	long want = 0;
 	struct dirent *d;
 	bool found = false;
 	DIR *dir;
 
-	snprintf(uuid, sizeof(uuid), "%.*s",
-		 (int)(off ? off - spec : (long)strlen(spec)), spec);
+	if (!len || (slash && sscanf(slash + 1, "PARTNROFF=%d%c", &offset,
+				     &c) != 1))
+		return false;
 	dir = opendir("/sys/class/block");
 	while (dir && !found && (d = readdir(dir)))
-		if (has_part_uuid(d->d_name, uuid, disk, &partno)) {
+		if (has_part_uuid(d->d_name, spec, len, disk, &partno)) {
 			snprintf(name, NAME_MAX + 1, "%s", d->d_name);
-			want = partno + (off ? atoi(off + 11) : 0);
+			want = (long)partno + offset;
 			found = true;
 		}
-	if (found && off) {
+	if (found && slash) {
 		found = false;
 		rewinddir(dir);
 		while (!found && (d = readdir(dir)))

@@ -159,6 +159,15 @@ sees() {
 	fi
 }
 
+# unseen NAME CHECK PATTERN: no console line matches PATTERN.
+unseen() {
+	if grep -Eq -- "$3" "$work/$1.log"; then
+		fail "initrd: [$k] $2" "unwanted console line: $(grep -E -- "$3" "$work/$1.log" | head -1)"
+	else
+		pass "initrd: [$k] $2"
+	fi
+}
+
 # kver_at_least MAJOR MINOR: $kver is that version or later.
 kver_at_least() {
 	local major=${kver%%.*} minor
@@ -344,7 +353,7 @@ ram_boots() {
 boots() {
 	local w=$work/$k.cpio
 
-	boot linuxrc "$w" "root=LABEL=kitroot rw rootfstype=ext4 rootflags=commit=17" \
+	boot linuxrc "$w" "root=LABEL=$root_label rw rootfstype=ext4 rootflags=commit=17" \
 		"$work/root-initrd.img"
 	sees linuxrc "/linuxrc runs as the kernel ran it (own session, cwd /, console, HOME, TERM, RAM disk as /)" \
 		'^linuxrc: pid=([0-9]+) session=\1 cwd=/ stdin=/dev/console HOME=/ TERM=linux root=/dev/ram0$'
@@ -352,8 +361,8 @@ boots() {
 		'^realroot: pid=1 root=/dev/root$'
 	sees linuxrc "the RAM disk is on /initrd, with the marker /linuxrc left" \
 		'^realroot: initrd=linuxrc: pid='
-	sees linuxrc "root=LABEL= finds the real root by its ext4 label" \
-		'initrd: mounted root device LABEL=kitroot \([0-9]+:0\) on /root'
+	sees linuxrc "root=LABEL= finds the real root by its ext4 label, 16 characters (the longest)" \
+		"initrd: mounted root device LABEL=$root_label \\([0-9]+:0\\) on /root"
 	sees linuxrc "said where the image was" \
 		'initrd: the image is the one in the cpio, /kit/image'
 	sees linuxrc "rw, rootfstype= and rootflags= mount the real root" \
@@ -419,10 +428,18 @@ boots() {
 	boot noroot "$w" "root=/dev/vdz rootwait=3 rootdelay=1 kit.shell=/old/bin/ash" "" \
 		'starting /old/bin/ash' 'echo SHELL-REACHED-$((6*7)); poweroff -f'
 	sees noroot "rootdelay= waits first" 'initrd: waiting 1 s \(rootdelay=\)'
-	sees noroot "rootwait: waits for the root device" \
-		'initrd: waiting for root device /dev/vdz\.\.\.'
-	sees noroot "then gives up with what to do" \
-		"initrd: root device /dev/vdz not found in rootwait's time; check root="
+	if kver_at_least 6 6; then
+		sees noroot "rootwait=3 (6.6+): waits for the root device" \
+			'initrd: waiting for root device /dev/vdz\.\.\.'
+		sees noroot "then gives up with what to do" \
+			"initrd: root device /dev/vdz not found in rootwait's time; check root="
+	else
+		sees noroot "rootwait=3 before 6.6: not rootwait, and said" \
+			'initrd: ignoring rootwait=3: a value needs Linux 6.6; give rootwait alone to wait'
+		sees noroot "so it gives up at once with what to do" \
+			'initrd: root device /dev/vdz not found; check root='
+		unseen noroot "and did not wait" 'initrd: waiting for root device'
+	fi
 	sees noroot "and reaches the shell kit.shell= names" '^SHELL-REACHED-42'
 
 	# kit.image=: the image's two volumes on two disks, as floppies were.
@@ -450,6 +467,49 @@ boots() {
 		'initrd: the RAM disk was not loaded'
 	sees corrupt "then waits, with no shell to offer" \
 		'initrd: no shell \(boot with kit.shell=PATH\); waiting'
+}
+
+# ---- issue 23: a microcode archive first; no rootwait, rootwait=0 ----
+
+# A missing root= device without rootwait, and with rootwait=0 (no wait
+# since 6.6; before, not rootwait at all): the boot stops at once with
+# its line and the shell, never waits.
+nowait_boots() {
+	local name line
+
+	for name in nowait rootwait0; do
+		line="root=/dev/vdz kit.shell=/old/bin/ash"
+		[ $name = rootwait0 ] && line="$line rootwait=0"
+		boot $name "$work/$k.cpio" "$line" "" \
+			'starting /old/bin/ash' 'echo SHELL-REACHED-$((6*7)); poweroff -f'
+		sees $name "$name: a missing root device stops the boot with its line" \
+			'initrd: root device /dev/vdz not found; check root='
+		unseen $name "$name: and is not waited for" 'initrd: waiting for root device'
+		sees $name "$name: then the shell" '^SHELL-REACHED-42'
+	done
+	if kver_at_least 6 6; then
+		unseen rootwait0 "rootwait=0 (6.6+): taken, nothing said" 'ignoring rootwait'
+	else
+		sees rootwait0 "rootwait=0 before 6.6: not rootwait, and said" \
+			'initrd: ignoring rootwait=0: a value needs Linux 6.6'
+	fi
+}
+
+# An early microcode archive (cpio -H newc, padded to 512 bytes as
+# initramfs-tools and dracut make it) in front of the wrapper and the
+# image, as boot loaders put it.
+ucode_boot() {
+	local u=$work/ucode
+
+	mkdir -p "$u/kernel/x86/microcode"
+	head -c 4000 /dev/urandom >"$u/kernel/x86/microcode/AuthenticAMD.bin"
+	(cd "$u" && find kernel | cpio --quiet -o -H newc) >"$work/ucode.cpio"
+	wrapped "$work/ram.ext2.gz" "$work/$k-ucode-wrapped"
+	cat "$work/ucode.cpio" "$work/$k-ucode-wrapped" >"$work/$k-ucode"
+	boot ucode "$work/$k-ucode" "root=/dev/ram0 retain_initrd"
+	sees ucode "microcode archive first: the image is found" "$found"
+	sees ucode "microcode archive first: and the RAM disk boots" \
+		'^ramroot: pid=1 root=/dev/ram0$'
 }
 
 # ---- main ----
@@ -492,7 +552,8 @@ printf '\377\377\377\377\377\377\377\377' |
 	dd of="$work/corrupt.gz" bs=1 seek=2000 conv=notrunc status=none
 make_tree "$work/t-root" - "$(init_script realroot)"
 mkdir -p "$work/t-root/initrd"
-mke2fs -q -F -t ext4 -L kitroot -d "$work/t-root" "$work/root-initrd.img" 16384
+root_label=kitlabel-16chars
+mke2fs -q -F -t ext4 -L "$root_label" -d "$work/t-root" "$work/root-initrd.img" 16384
 rm -r "$work/t-root/initrd"
 root_uuid=5d1e0c2a-1b7f-4c3e-9a55-6b2f4e8d9c10
 mke2fs -q -F -t ext4 -U "$root_uuid" -d "$work/t-root" "$work/root-plain.img" 16384
@@ -543,5 +604,7 @@ for k in $kernels; do
 		fail "initrd: [$k] mkcpio for the boots"
 	[ -f "$work/ram.minix" ] || ram_images minix
 	boots
+	nowait_boots
+	ucode_boot
 	ram_boots
 done

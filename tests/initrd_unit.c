@@ -34,6 +34,7 @@ static void test_cmdline(void)
 
 	struct boot b = { .rw = false };
 
+	setenv("KIT_OSRELEASE", "6.12.0", 1);
 	parse_cmdline(&b, "BOOT_IMAGE=/vmlinuz root=/dev/vda rootfstype=ext4 "
 		      "rootflags=\"data=journal,errors=remount-ro\" rw quiet "
 		      "rootwait=5 rootdelay=2 init=/sbin/myinit ramdisk_start=37 "
@@ -45,7 +46,7 @@ static void test_cmdline(void)
 	check("rootflags= with its quotes taken off",
 	      b.rootflags && !strcmp(b.rootflags, "data=journal,errors=remount-ro"));
 	check("rw", b.rw);
-	check("rootwait=5", b.rootwait && b.rootwait_s == 5);
+	check("rootwait=5", b.root_wait == 5);
 	check("rootdelay=2", b.rootdelay == 2);
 	check("init=", b.init && !strcmp(b.init, "/sbin/myinit"));
 	check("ramdisk_start=37", b.ramdisk_start == 37);
@@ -61,7 +62,7 @@ static void test_cmdline(void)
 	check("a bad number: ignored, said",
 	      strstr(said, "ignoring ramdisk_start=x: not a number"));
 	check("ro after rw: read-only", !b.rw);
-	check("rootwait alone waits for ever", b.rootwait && !b.rootwait_s);
+	check("rootwait alone waits for ever", b.root_wait == -1);
 	check("noinitrd", b.noinitrd);
 	check("a bad number is ignored (0)", b.ramdisk_start == 0);
 	check("no root= given: none", !b.root);
@@ -71,9 +72,110 @@ static void test_cmdline(void)
 		     sizeof(said));
 	check("numbers as the kernel reads them: 0x hex, 010 octal",
 	      b.ramdisk_start == 16 && b.rootdelay == 8);
-	check("09 is no number (octal), as for the kernel: said",
-	      b.rootwait && !b.rootwait_s &&
+	check("rootwait=09 is no number (octal): said, and waits for ever, "
+	      "as rootwait_timeout_setup()", b.root_wait == -1 &&
 	      strstr(said, "ignoring rootwait=09: not a number"));
+	unsetenv("KIT_OSRELEASE");
+}
+
+/* rootwait=N: a timeout since 6.6; before, not rootwait at all. */
+static void test_rootwait(void)
+{
+	static const struct {
+		const char *release, *line;
+		long root_wait;
+		const char *said;
+	} cases[] = {
+		{ "6.12.0", "rootwait=0", 0, "" },
+		{ "7.3.1", "rootwait rootwait=0", 0, "" },
+		{ "6.6.0", "rootwait=7", 7, "" },
+		{ "6.6.0", "rootwait=", -1, "ignoring rootwait=: not a number" },
+		{ "6.5.13", "rootwait=7", 0, "ignoring rootwait=7: a value "
+		  "needs Linux 6.6; give rootwait alone to wait" },
+		{ "6.1.0", "rootwait=0", 0, "ignoring rootwait=0: a value" },
+		{ "6.1.0", "rootwait rootwait=3", -1, "ignoring rootwait=3" },
+		{ "6.1.0", "rootwait", -1, "" },
+	};
+	char said[256], name[160];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct boot b = { .root_wait = 0 };
+
+		setenv("KIT_OSRELEASE", cases[i].release, 1);
+		parse_saying(&b, cases[i].line, said, sizeof(said));
+		snprintf(name, sizeof(name), "%s on %s: wait %ld, said '%s'",
+			 cases[i].line, cases[i].release, cases[i].root_wait,
+			 cases[i].said);
+		check(name, b.root_wait == cases[i].root_wait &&
+		      (*cases[i].said ? !!strstr(said, cases[i].said) : !*said));
+	}
+	unsetenv("KIT_OSRELEASE");
+}
+
+static void wait_root_hung(int sig)
+{
+	(void)sig;
+	check("wait_root: gave up in time (no hang)", false);
+	_exit(1);
+}
+
+/* A missing root= device: without rootwait, or rootwait=0, given up at
+ * once (after the probe's grace); rootwait=1, after a second. */
+static void test_wait_root(void)
+{
+	struct boot b = { .root = "/dev/nosuchdisk" };
+	dev_t dev;
+	double t0;
+
+	signal(SIGALRM, wait_root_hung);
+	alarm(10);
+	t0 = now();
+	check("no rootwait: a missing device is not found",
+	      !wait_root(&b, &dev));
+	check("no rootwait: given up after the probe's grace, no more",
+	      now() - t0 < ROOT_PROBE_S + 1);
+	b.root_wait = 1;
+	t0 = now();
+	check("rootwait=1: a missing device is not found",
+	      !wait_root(&b, &dev));
+	check("rootwait=1: given up after 1 s", now() - t0 >= 1 &&
+	      now() - t0 < 2);
+	b.root = "1:0";
+	b.root_wait = -1;
+	check("rootwait: a device that is there is not waited for",
+	      wait_root(&b, &dev) && dev == RAM0);
+	alarm(0);
+}
+
+/* Where the kernel's parse_args() differs from a naive one. */
+static void test_cmdline_kernel(void)
+{
+	struct boot b = { .rw = false };
+
+	parse_cmdline(&b, "root=/dev/vda\rrootfstype=ext4\vrw\finit=/a"
+		      "\xa0rootflags=x");
+	check("\\r \\v \\f and 0xa0 split words, as the kernel's isspace()",
+	      b.root && !strcmp(b.root, "/dev/vda") && b.rootfstype &&
+	      !strcmp(b.rootfstype, "ext4") && b.rw && b.init &&
+	      !strcmp(b.init, "/a") && b.rootflags && !strcmp(b.rootflags, "x"));
+
+	memset(&b, 0, sizeof(b));
+	parse_cmdline(&b, "rw=0 ro=1");
+	check("ro=1 is not ro (readonly(): no value)", !b.rw);
+	b.rw = true;
+	parse_cmdline(&b, "ro=1");
+	check("ro=1 leaves rw", b.rw);
+	b.rw = false;
+	parse_cmdline(&b, "rw=1");
+	check("rw=1 is not rw (readwrite(): no value)", !b.rw);
+
+	memset(&b, 0, sizeof(b));
+	parse_cmdline(&b, "root=/dev/vda root=");
+	check("an empty root= is none, as prepare_namespace() reads it",
+	      !b.root);
+	parse_cmdline(&b, "root=\"\"");
+	check("root=\"\" is none too", !b.root);
 }
 
 /* copy_after_cpio: the bytes after the archive at path (end long), and
@@ -134,7 +236,7 @@ static void test_part_uuid(void)
 	unlink(path);
 }
 
-/* An archive with two files, then other data: cpio_length finds its end. */
+/* An archive with two files, then other data: cpio_end finds its end. */
 static void test_cpio(void)
 {
 	char path[] = "/tmp/initrd_unit.XXXXXX", after[] = "IMAGE";
@@ -149,17 +251,221 @@ static void test_cpio(void)
 	end = c.offset;
 	check("the archive is padded to 4 bytes", end % 4 == 0);
 	write_all(c.fd, after, 5);
-	check("cpio_length: the end of the trailer", cpio_length(c.fd) == end);
+	check("cpio_end: the end of the trailer", cpio_end(c.fd) == end);
 	check("what follows starts there",
 	      pread(c.fd, buf, 5, end) == 5 && !memcmp(buf, "IMAGE", 5));
 	test_copy_after(path, end);
 	pwrite(c.fd, "070702", 6, 0);
-	check("another magic is no newc cpio", cpio_length(c.fd) == 0);
+	check("another magic is no newc cpio", cpio_end(c.fd) == 0);
 	pwrite(c.fd, "070701", 6, 0);
 	ftruncate(c.fd, end - 4);
-	check("a cut trailer is no cpio", cpio_length(c.fd) == 0);
+	check("a cut trailer is no cpio", cpio_end(c.fd) == 0);
 	close(c.fd);
 	unlink(path);
+}
+
+/*
+ * An early microcode archive as the distributions make it (GNU cpio -H
+ * newc: padded with NULs to 512 bytes), then kit's wrapper and the image:
+ * cpio_end() walks both archives and the NULs between, as
+ * unpack_to_rootfs() does, and leaves the image its own.
+ */
+static void test_cpio_chain(void)
+{
+	char dir[] = "/tmp/initrd_unit_ucode.XXXXXX", cmd[512], path[300];
+	struct cpio c = { .path = path };
+	off_t ucode, wrapper;
+	struct stat st;
+
+	if (!mkdtemp(dir)) {
+		check("a directory for the microcode archive", false);
+		return;
+	}
+	snprintf(cmd, sizeof(cmd), "cd %s && mkdir -p kernel/x86/microcode && "
+		 "head -c 3000 /dev/urandom >kernel/x86/microcode/"
+		 "AuthenticAMD.bin && find kernel | cpio --quiet -o -H newc "
+		 ">initrd", dir);
+	snprintf(path, sizeof(path), "%s/initrd", dir);
+	if (system(cmd) || stat(path, &st)) {
+		check("cpio -H newc makes a microcode archive", false);
+		return;
+	}
+	ucode = st.st_size;
+	c.fd = open(path, O_RDWR | O_APPEND);
+	check("cpio_end: a microcode archive alone, 512-padded, is all cpio",
+	      ucode % 512 == 0 && cpio_end(c.fd) == ucode);
+	c.offset = ucode;
+	cpio_data(&c, "init", S_IFREG | 0755, "kit", 3);
+	cpio_data(&c, "TRAILER!!!", 0, NULL, 0);
+	wrapper = c.offset;
+	write_all(c.fd, "\x1f\x8bIMAGE", 7);
+	check("cpio_end: microcode, the wrapper: the image's offset",
+	      cpio_end(c.fd) == wrapper);
+	ftruncate(c.fd, wrapper);
+	write_all(c.fd, "\0\0\0\0\0\0\0\0\x53\xef", 10);
+	check("cpio_end: NULs after the last archive are the image's (a raw "
+	      "ext2's boot block)", cpio_end(c.fd) == wrapper);
+	ftruncate(c.fd, wrapper + 8);
+	check("cpio_end: only NULs after the archives: nothing follows",
+	      cpio_end(c.fd) == wrapper + 8);
+	ftruncate(c.fd, wrapper);
+	check("cpio_end: microcode and the wrapper, nothing after: all cpio",
+	      cpio_end(c.fd) == wrapper);
+	pwrite(c.fd, "0X", 2, ucode);
+	check("cpio_end: a second archive that is no newc: none",
+	      cpio_end(c.fd) == 0);
+	ftruncate(c.fd, 0);
+	write_all(c.fd, "\0\0\0\0\x1f\x8bIMAGE", 11);
+	check("cpio_end: NULs, then no archive: none", cpio_end(c.fd) == 0);
+	close(c.fd);
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	system(cmd);
+}
+
+/* Runs the shell command fmt, made as printf makes it: its exit status. */
+static int shell(const char *fmt, ...)
+{
+	char cmd[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+/* ext_matches() on images mke2fs made, in files: UUID= in any case, and
+ * LABEL= whole, up to ext4's longest, 16 bytes with no NUL after. */
+static void test_ext_matches(void)
+{
+	static const char *types[] = { "ext2", "ext3", "ext4" };
+	const char *uuid = "5d1e0c2a-1b7f-4c3e-9a55-6b2f4e8d9c10";
+	char path[] = "/tmp/initrd_unit_ext.XXXXXX", name[80];
+	size_t i;
+
+	close(mkstemp(path));
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
+		snprintf(name, sizeof(name), "ext_matches: a %s image",
+			 types[i]);
+		if (shell("mke2fs -q -F -t %s -L kitlabel-16chars -U %s %s 4096 "
+			  ">/dev/null 2>&1", types[i], uuid, path)) {
+			check(name, false);
+			continue;
+		}
+		check(name, ext_matches(path, "LABEL=kitlabel-16chars") &&
+		      ext_matches(path, "UUID=5D1E0C2A-1B7F-4C3E-9A55-6B2F4E8D9C10"));
+		snprintf(name, sizeof(name), "ext_matches: %s: a label's "
+			 "prefix, a longer label, another UUID: no", types[i]);
+		check(name, !ext_matches(path, "LABEL=kitlabel-16char") &&
+		      !ext_matches(path, "LABEL=kitlabel-16charsx") &&
+		      !ext_matches(path, "LABEL=") &&
+		      !ext_matches(path, "UUID=5d1e0c2a-1b7f-4c3e-9a55-6b2f4e8d9c11"));
+	}
+	shell("mke2fs -q -F -t ext4 -L short %s 4096 >/dev/null 2>&1", path);
+	check("ext_matches: a short label, whole",
+	      ext_matches(path, "LABEL=short") && !ext_matches(path, "LABEL=shor"));
+	shell("mkfs.minix %s >/dev/null 2>&1", path);
+	check("ext_matches: not ext: no", !ext_matches(path, "LABEL="));
+	unlink(path);
+}
+
+/*
+ * root=PARTUUID= on a real disk: a GPT image in a file on a loop device,
+ * with its partitions.  A prefix of the UUID matches,
+ * as match_dev_by_uuid() compares; after the slash only PARTNROFF=N.
+ */
+static void test_partuuid_loop(void)
+{
+	char path[] = "/tmp/initrd_unit_gpt.XXXXXX", loop[64] = "", buf[64];
+	char part[PATH_MAX], spec[128];
+	dev_t dev = 0, p1 = 0, p2 = 0;
+	FILE *out;
+
+	close(mkstemp(path));
+	if (shell("truncate -s 8M %s && printf 'label: gpt\nstart=2048, "
+		  "size=2048, uuid=7a1c93e2-0b4d-4f6e-8a2c-91d3e5f7a0b1\n"
+		  "start=4096\n' | sfdisk -q %s >/dev/null", path, path)) {
+		check("sfdisk makes a GPT disk image", false);
+		goto out;
+	}
+	snprintf(spec, sizeof(spec), "losetup -f -P --show %s", path);
+	out = popen(spec, "r");
+	if (!out || !fgets(loop, sizeof(loop), out) || pclose(out)) {
+		check("a loop device for the GPT image (losetup -P)", false);
+		goto out;
+	}
+	loop[strcspn(loop, "\n")] = '\0';
+	/* A kernel without the GPT parser (CONFIG_EFI_PARTITION) scans
+	 * none: partx adds them (BLKPG), as they are on the disk. */
+	shell("partx -a %s 2>/dev/null", loop);
+	snprintf(part, sizeof(part), "/sys/class/block/%sp1/dev", loop + 5);
+	if (read_text(part, buf, sizeof(buf)) > 0)
+		p1 = makedev(atoi(buf), atoi(strchr(buf, ':') + 1));
+	snprintf(part, sizeof(part), "/sys/class/block/%sp2/dev", loop + 5);
+	if (read_text(part, buf, sizeof(buf)) > 0)
+		p2 = makedev(atoi(buf), atoi(strchr(buf, ':') + 1));
+	check("PARTUUID=: the whole UUID, another case",
+	      root_device("PARTUUID=7A1C93E2-0B4D-4F6E-8A2C-91D3E5F7A0B1",
+			  &dev) && dev == p1 && p1);
+	check("PARTUUID=: a prefix, as the kernel's strncasecmp of its length",
+	      root_device("PARTUUID=7a1c93e2-0b4d-4f6e-8a2c", &dev) &&
+	      dev == p1);
+	check("PARTUUID=/PARTNROFF=1: the next partition",
+	      root_device("PARTUUID=7a1c93e2-0b4d-4f6e-8a2c-91d3e5f7a0b1"
+			  "/PARTNROFF=1", &dev) && dev == p2 && p2);
+	check("PARTUUID=: longer than the UUID, or junk after the slash, "
+	      "or empty: none",
+	      !root_device("PARTUUID=7a1c93e2-0b4d-4f6e-8a2c-91d3e5f7a0b1a",
+			   &dev) &&
+	      !root_device("PARTUUID=7a1c93e2/PARTNROFF=1x", &dev) &&
+	      !root_device("PARTUUID=7a1c93e2/junk", &dev) &&
+	      !root_device("PARTUUID=", &dev) &&
+	      !root_device("PARTUUID=/PARTNROFF=1", &dev));
+	shell("losetup -d %s", loop);
+out:
+	unlink(path);
+}
+
+/* What the fake /linuxrc saw in real-root-dev, and what it writes. */
+static unsigned int linuxrc_saw, linuxrc_writes;
+
+static void fake_linuxrc(void)
+{
+	if (real_root_dev(&linuxrc_saw, false))
+		linuxrc_saw = ~0U;
+	if (linuxrc_writes)
+		real_root_dev(&linuxrc_writes, true);
+}
+
+/* handle_initrd()'s order on this kernel's real-root-dev: root= written
+ * before /linuxrc runs, read after. */
+static void test_real_root_dev(void)
+{
+	struct boot b = { .root = "8:1" };
+	unsigned int saved;
+	dev_t dev = 0;
+
+	if (real_root_dev(&saved, false)) {
+		check("no real-root-dev (7.0+): /linuxrc cannot choose",
+		      !linuxrc_chose_root(&b, fake_linuxrc, &dev));
+		return;
+	}
+	linuxrc_writes = 0;
+	check("real-root-dev: /linuxrc that writes nothing chose nothing",
+	      !linuxrc_chose_root(&b, fake_linuxrc, &dev));
+	check("real-root-dev holds root= (8:1) while /linuxrc runs",
+	      linuxrc_saw == 0x801);
+	linuxrc_writes = 0x100;
+	check("real-root-dev: /linuxrc that writes 0x100 chose the RAM disk",
+	      linuxrc_chose_root(&b, fake_linuxrc, &dev) && dev == RAM0);
+	linuxrc_writes = 0x10302;
+	check("real-root-dev: /linuxrc that writes 259:2 chose it",
+	      linuxrc_chose_root(&b, fake_linuxrc, &dev) &&
+	      dev == makedev(259, 2));
+	linuxrc_writes = 0x801;
+	check("real-root-dev: /linuxrc that writes root= again chose nothing",
+	      !linuxrc_chose_root(&b, fake_linuxrc, &dev));
+	real_root_dev(&saved, true);
 }
 
 static void test_names(void)
@@ -201,9 +507,16 @@ static void test_devices(void)
 int main(void)
 {
 	test_cmdline();
+	test_rootwait();
+	test_cmdline_kernel();
+	test_wait_root();
 	test_part_uuid();
 	test_cpio();
+	test_cpio_chain();
 	test_names();
 	test_devices();
+	test_ext_matches();
+	test_partuuid_loop();
+	test_real_root_dev();
 	return unit_status();
 }

@@ -14,6 +14,59 @@ work=$(mktemp -d /tmp/kit-rdfuzz.XXXXXX)
 trap 'rm -rf "$work"; t_cleanup' EXIT
 fuzz=$work/rdload_fuzz
 
+# run_fuzzer NAME BINARY DIR TIME OPTION...: fuzzes DIR/seeds into
+# DIR/corpus for TIME seconds; PASS when nothing crashed, else FAIL with
+# the report and a reproducer (base64).
+run_fuzzer() {
+	local name=$1 bin=$2 dir=$3 time=$4 status runs
+
+	shift 4
+	"$bin" -max_total_time="$time" "$@" -print_final_stats=1 \
+		-artifact_prefix="$dir/" "$dir/corpus" "$dir/seeds" \
+		>"$dir/fuzz.log" 2>&1
+	status=$?
+	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$dir/fuzz.log")
+	if [ "$status" -eq 0 ] && [ "${runs:-0}" -gt 0 ]; then
+		pass "$name: $runs runs in ${time}s, no crash"
+	else
+		fail "$name: no crash in ${time}s (status $status)" \
+			"$(grep -E -A12 'ERROR|runtime error|deadly' "$dir/fuzz.log" |
+			   head -40)" \
+			"reproducer: $(ls "$dir"/crash-* "$dir"/leak-* \
+				"$dir"/timeout-* "$dir"/oom-* 2>/dev/null |
+				head -1 | xargs -r base64 -w0)"
+	fi
+}
+
+# ---- initrd's cpio_end() (tests/cpio_fuzz.c): where /init finds the
+# image after the leading newc archives, for CPIO_FUZZ_TIME seconds
+# (default 20).  Seeds: a microcode archive as cpio -H newc makes it,
+# then a wrapper, NUL padding and a gzip stream, and a cut archive.
+cpio_fuzz() {
+	local w=$work/cpio
+
+	mkdir -p "$w/seeds" "$w/corpus" "$w/ucode/kernel/x86/microcode" "$w/tree"
+	if ! clang -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -Iapplets -o "$w/cpio_fuzz" \
+		tests/cpio_fuzz.c applets/lib.c 2>"$w/cc.log"
+	then
+		fail "cpio_fuzz: builds with clang -fsanitize=fuzzer" \
+			"$(tail -5 "$w/cc.log")"
+		return
+	fi
+	pass "cpio_fuzz: builds with clang -fsanitize=fuzzer,address,undefined"
+	head -c 700 /dev/urandom >"$w/ucode/kernel/x86/microcode/AuthenticAMD.bin"
+	echo hello >"$w/tree/init"
+	(cd "$w/ucode" && find kernel | cpio --quiet -o -H newc) >"$w/seeds/ucode"
+	(cd "$w/tree" && find . | cpio --quiet -o -H newc) >"$w/wrapper.cpio"
+	{ cat "$w/seeds/ucode" "$w/wrapper.cpio"; printf '\0\0\0\0'
+	  gzip -c "$w/tree/init"; } >"$w/seeds/chain"
+	head -c 200 "$w/wrapper.cpio" >"$w/seeds/cut"
+	run_fuzzer cpio_fuzz "$w/cpio_fuzz" "$w" "${CPIO_FUZZ_TIME:-20}" \
+		-max_len=8192 -timeout=5
+}
+cpio_fuzz
+
 if ! clang -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all -DRDLOAD_SMALL_BUFFERS -Iapplets \
 	-o "$fuzz" tests/rdload_fuzz.c -lz -llzma -lbz2 -lzstd -llz4 -llzo2 \
@@ -70,18 +123,5 @@ if ! make_seeds 2>"$work/seeds.log"; then
 	exit 1
 fi
 
-"$fuzz" -max_total_time="$time" -max_len=200000 -timeout=20 -rss_limit_mb=2048 \
-	-print_final_stats=1 -artifact_prefix="$work/" \
-	"$work/corpus" "$seeds" >"$work/fuzz.log" 2>&1
-status=$?
-runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/fuzz.log")
-if [ "$status" -eq 0 ] && [ "${runs:-0}" -gt 0 ]; then
-	pass "rdload_fuzz: $runs runs in ${time}s, no crash"
-else
-	fail "rdload_fuzz: no crash in ${time}s (status $status)" \
-		"$(grep -E -A12 'ERROR|runtime error|deadly' "$work/fuzz.log" |
-		   head -40)" \
-		"reproducer: $(ls "$work"/crash-* "$work"/leak-* \
-			"$work"/timeout-* "$work"/oom-* 2>/dev/null |
-			head -1 | xargs -r base64 -w0)"
-fi
+run_fuzzer rdload_fuzz "$fuzz" "$work" "$time" -max_len=200000 -timeout=20 \
+	-rss_limit_mb=2048
