@@ -117,7 +117,8 @@ $(foreach p,$(BPF_PROGS),$(eval $(O)/$(p).o: $(O)/$(p).skel.h $(O)/$(p).lskel.h)
 $(O)/tcpiter.o: $(O)/tcpiter_lean.lskel.h
 $(O)/tcpiter_lean.bpf.o: bpf/tcpiter.bpf.c
 
-# A BPF object as the skeletons embed it: its BTF without the source
+# A BPF object as the skeletons embed it (made again when this file
+# changes how): its BTF without the source
 # lines that clang's BTF writer copies in when it can read the source
 # (BTFDebug::populateFileContent(); the prefix map sends it elsewhere),
 # without DWARF and branch labels (the loaders read BTF and the
@@ -129,7 +130,7 @@ bpf_object = $(CLANG) $(BPF_CFLAGS) $(1) \
 	$(LLVM_STRIP) -g --wildcard --strip-symbol='LBB*' $@.tmp && \
 	$(BPFTOOL) gen object $@ $@.tmp && rm -f $@.tmp
 
-$(O)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(O)
+$(O)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) Makefile | $(O)
 	$(call msg,BPF,$@)
 	$(Q)$(call bpf_object)
 
@@ -139,7 +140,7 @@ $(O)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) | $(O)
 # Light skeletons only: every kernel with the kfunc takes them (5.17).
 $(O)/tcpiter.o: $(O)/tcpkill.lskel.h
 $(O)/udpiter.o: $(O)/udpkill.lskel.h
-$(O)/%kill.bpf.o: bpf/%iter.bpf.c $(wildcard bpf/*.h) | $(O)
+$(O)/%kill.bpf.o: bpf/%iter.bpf.c $(wildcard bpf/*.h) Makefile | $(O)
 	$(call msg,BPF,$@)
 	$(Q)$(call bpf_object,-DSOCK_KILL_KFUNC)
 

@@ -105,6 +105,12 @@ expect "--install: the others are linked" 0 "$applets" \
 # Output that cannot be written fails every applet, in the core: at exit
 # (return from main) as after its own fflush (tcpiter), one line, exit 1.
 exec 3<>/dev/udp/127.0.0.1/9	# a UDP socket, so udpiter -j has a row
+# and a TCP listener, so tcpiter -j has one: the host may have none.
+python3 -c 'import socket, time
+s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen()
+print(s.getsockname()[1], flush=True); time.sleep(120)' >"$tmp/port" &
+listener=$!
+while [ ! -s "$tmp/port" ] && kill -0 $listener 2>/dev/null; do sleep 0.1; done
 { printf -- '-rom1fs-\0\0\004\0'; head -c 2000 /dev/zero; } >"$tmp/romfs.img"
 while read -r args; do
 	who=${args%% *}
@@ -129,6 +135,10 @@ END
 expect "udpiter -j had a row to write: the test's UDP socket" 0 "yes" \
 	sh -c '"$1" udpiter -j | grep -q "\"remote_port\":9," && echo yes' \
 	sh "$kit"
+expect "tcpiter -j had a row to write: the test's listener" 0 "yes" \
+	sh -c '"$1" tcpiter -j | grep -q "\"local_port\":$2," && echo yes' \
+	sh "$kit" "$(cat "$tmp/port")"
+kill $listener
 exec 3>&-
 expect_err "stdout full and another error: that error only" 1 \
 	"^mcled: no LED named 'x' in $tmp/class/leds\$" \
@@ -184,9 +194,9 @@ mcled --nosuch|^mcled: unknown option '--nosuch'; see 'mcled --help'$
 mcled -l|^mcled: option '-l' needs a value; see 'mcled --help'$
 mcled get -b|^mcled: option '-b' needs a value; see 'mcled --help'$
 mcled get extra|^mcled: get takes no arguments$
-mcled list -b 1|^mcled: -b goes with set, or alone$
-mcled -j set 1|^mcled: -j goes with list and get$
-mcled show|^mcled: unknown command 'show': list, get or set$
+mcled list -b 1|^mcled: -b goes with set and the triggers, or alone$
+mcled -j set 1|^mcled: -j goes with list, get and trigger$
+mcled show|^mcled: unknown command 'show': list, get, set, trigger, blink, pattern, heartbeat or steady$
 mcled set 1 2 -3|^mcled: unknown option '-3'; see 'mcled --help'$
 tcpiter extra|^tcpiter: unexpected argument 'extra'$
 tcpiter pin -4 a b|^tcpiter: pin takes one PATH$
