@@ -5,6 +5,7 @@
  * in dependency order with the list /init reads, and the image if given.
  */
 #define _GNU_SOURCE
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -26,6 +27,8 @@
 #include "initrd.h"
 #include "rdimage.h"
 /* ---- mkcpio: a newc archive ---- */
+
+#define CPIO_FILE_MAX	0xffffffffUL	/* c_filesize: 8 hex digits */
 
 struct cpio {
 	int fd;
@@ -53,7 +56,7 @@ static void cpio_header(struct cpio *c, const char *name, unsigned int mode,
 	char hdr[111 + PATH_MAX];
 	int len;
 
-	if (size > 0xffffffffUL)
+	if (size > CPIO_FILE_MAX)
 		die("%s: %lu bytes is more than a newc cpio can hold", name,
 		    size);
 	len = snprintf(hdr, sizeof(hdr),
@@ -265,78 +268,162 @@ static void add_module(struct modules *m, const char *arg, bool soft)
 	add_softdeps(m, name, "post:");
 }
 
-enum unpack { UNPACKED, TOO_SMALL, DAMAGED };
+/* ---- mkcpio: a module as the kernel's finit_module() takes it ---- */
 
-/* in, compressed as path's suffix says, into out[cap]; *done its size. */
-static enum unpack unpack(const char *path, const unsigned char *in,
-			  size_t size, unsigned char *out, size_t cap,
-			  size_t *done)
+/* A module unpacked so far, and the room for it. */
+struct unpacked {
+	unsigned char *data;
+	size_t size, cap;
+};
+
+/* More room for the output, doubling: false when out of memory, or
+ * when a newc entry could not hold it (a bomb, or damage). */
+static bool more_room(struct unpacked *u, size_t in_size)
 {
-	lzma_stream xz = LZMA_STREAM_INIT;
-	lzma_ret xret;
-	int ret;
+	size_t cap = u->cap ? 2 * u->cap : 4 * in_size + 4096;
+	unsigned char *data;
 
-	*done = 0;
-	if (strstr(path, ".ko.xz")) {
-		if (lzma_stream_decoder(&xz, UINT64_MAX, 0) != LZMA_OK)
-			return DAMAGED;
-		xz.next_in = in, xz.avail_in = size;
-		xz.next_out = out, xz.avail_out = cap;
-		xret = lzma_code(&xz, LZMA_FINISH);
-		*done = xz.total_out;
-		lzma_end(&xz);
-		/* A full buffer wants more room; input that ends early, or
-		 * is wrong, is damage. */
-		return xret == LZMA_STREAM_END ? UNPACKED :
-		       !xz.avail_out ? TOO_SMALL : DAMAGED;
-	}
-	if (strstr(path, ".ko.zst")) {
-		*done = ZSTD_decompress(out, cap, in, size);
-		if (!ZSTD_isError(*done))
-			return UNPACKED;
-		return ZSTD_getErrorCode(*done) == ZSTD_error_dstSize_tooSmall ?
-		       TOO_SMALL : DAMAGED;
-	}
-	z_stream z = { .next_in = (unsigned char *)in, .avail_in = size,
-		       .next_out = out, .avail_out = cap };
-
-	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
-		return DAMAGED;
-	ret = inflate(&z, Z_FINISH);
-	*done = z.total_out;
-	inflateEnd(&z);
-	return ret == Z_STREAM_END ? UNPACKED :
-	       ret == Z_BUF_ERROR && !z.avail_out ? TOO_SMALL : DAMAGED;
+	if (u->cap >= CPIO_FILE_MAX)
+		return false;
+	data = realloc(u->data, cap);
+	if (!data)
+		return false;
+	u->data = data;
+	u->cap = cap;
+	return true;
 }
 
-/* A module file as the kernel's finit_module() takes it: uncompressed. */
-static unsigned char *unpack_module(const char *path, size_t *size)
+/*
+ * Each decoder runs until its stream ends (UNPACKED), the input ends
+ * first or is wrong (DAMAGED), or no more room is had (TOO_BIG).  Each
+ * reads one stream, as the kernel's module_decompress() does.
+ */
+enum unpack { UNPACKED, DAMAGED, TOO_BIG };
+
+static enum unpack unpack_xz(const unsigned char *in, size_t size,
+			     struct unpacked *u)
 {
-	size_t in_size, cap;
-	unsigned char *in = (unsigned char *)read_whole(path, &in_size), *out;
-	enum unpack ret = TOO_SMALL;
+	lzma_stream xz = LZMA_STREAM_INIT;
+	lzma_ret ret = LZMA_OK;
+
+	if (lzma_stream_decoder(&xz, UINT64_MAX, 0) != LZMA_OK)
+		return TOO_BIG;
+	xz.next_in = in, xz.avail_in = size;
+	while (ret == LZMA_OK) {
+		if (u->size == u->cap && !more_room(u, size))
+			break;
+		xz.next_out = u->data + u->size;
+		xz.avail_out = u->cap - u->size;
+		ret = lzma_code(&xz, LZMA_FINISH);
+		u->size = u->cap - xz.avail_out;
+	}
+	lzma_end(&xz);
+	return ret == LZMA_STREAM_END ? UNPACKED :
+	       ret == LZMA_OK ? TOO_BIG : DAMAGED;
+}
+
+static enum unpack unpack_gz(const unsigned char *in, size_t size,
+			     struct unpacked *u)
+{
+	z_stream z = { .next_in = (unsigned char *)in, .avail_in = size };
+	int ret = Z_OK;
+
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return TOO_BIG;
+	while (ret == Z_OK) {
+		if (u->size == u->cap && !more_room(u, size))
+			break;
+		z.next_out = u->data + u->size;
+		z.avail_out = u->cap - u->size;
+		ret = inflate(&z, Z_NO_FLUSH);
+		u->size = u->cap - z.avail_out;
+		/* No progress with room left: the input ended early. */
+		if (ret == Z_BUF_ERROR && z.avail_out)
+			break;
+		if (ret == Z_BUF_ERROR)
+			ret = Z_OK;
+	}
+	inflateEnd(&z);
+	return ret == Z_STREAM_END ? UNPACKED :
+	       ret == Z_OK ? TOO_BIG : DAMAGED;
+}
+
+static enum unpack unpack_zst(const unsigned char *in, size_t size,
+			      struct unpacked *u)
+{
+	ZSTD_DCtx *dctx = ZSTD_createDCtx();
+	ZSTD_inBuffer zin = { in, size, 0 };
+	ZSTD_outBuffer zout;
+	size_t ret = 1;
+	enum unpack result = TOO_BIG;
+
+	while (dctx && ret) {
+		if (u->size == u->cap && !more_room(u, size))
+			break;
+		zout = (ZSTD_outBuffer){ u->data, u->cap, u->size };
+		ret = ZSTD_decompressStream(dctx, &zout, &zin);
+		u->size = zout.pos;
+		/* An error, or no more input and room left: damage. */
+		if (ZSTD_isError(ret) ||
+		    (ret && zin.pos == zin.size && zout.pos < zout.size)) {
+			result = DAMAGED;
+			break;
+		}
+	}
+	if (dctx && !ret)
+		result = UNPACKED;
+	ZSTD_freeDCtx(dctx);
+	return result;
+}
+
+/*
+ * in, the file path names, as the kernel's finit_module() takes it:
+ * unpacked as its suffix says, and an ELF file (what load_module()
+ * checks first, elf_validity_cache_copy()), never empty.  NULL, with
+ * *u the module, or why not.
+ */
+static const char *unpack_module_data(const char *path,
+				      const unsigned char *in, size_t size,
+				      struct unpacked *u)
+{
+	enum unpack ret = UNPACKED;
+
+	*u = (struct unpacked){ NULL, 0, 0 };
+	if (!size)
+		return "is damaged: it is empty";
+	if (strstr(path, ".ko.xz"))
+		ret = unpack_xz(in, size, u);
+	else if (strstr(path, ".ko.zst"))
+		ret = unpack_zst(in, size, u);
+	else if (strstr(path, ".ko.gz"))
+		ret = unpack_gz(in, size, u);
+	else if (strstr(path, ".ko."))
+		return "uses a compression kit does not know";
+	else if ((u->data = malloc(size + 1)))
+		memcpy(u->data, in, u->size = u->cap = size);
+	else
+		ret = TOO_BIG;
+	if (ret == DAMAGED)
+		return "is damaged: it does not decompress";
+	if (ret == TOO_BIG)
+		return "is too big: out of memory, or over what a newc cpio holds";
+	if (u->size < SELFMAG || memcmp(u->data, ELFMAG, SELFMAG))
+		return "is damaged: not an ELF module";
+	return NULL;
+}
+
+static void unpack_module(const char *path, struct unpacked *u)
+{
+	size_t in_size;
+	unsigned char *in = (unsigned char *)read_whole(path, &in_size);
+	const char *why;
 
 	if (!in)
 		die_errno("cannot read %s", path);
-	if (!strstr(path, ".ko.")) {
-		*size = in_size;
-		return in;
-	}
-	if (!strstr(path, ".ko.xz") && !strstr(path, ".ko.zst") &&
-	    !strstr(path, ".ko.gz"))
-		die("%s: a compression kit does not know", path);
-	for (cap = in_size * 4; ret == TOO_SMALL; cap *= 2) {
-		out = malloc(cap);
-		if (!out)
-			die("out of memory unpacking %s", path);
-		ret = unpack(path, in, in_size, out, cap, size);
-		if (ret != UNPACKED)
-			free(out);
-	}
-	if (ret == DAMAGED)
-		die("%s is damaged: it does not decompress", path);
+	why = unpack_module_data(path, in, in_size, u);
+	if (why)
+		die("%s %s; reinstall its package", path, why);
 	free(in);
-	return out;
 }
 
 static void open_modules(struct modules *m, const char *root,
@@ -364,8 +451,8 @@ static void open_modules(struct modules *m, const char *root,
 static void cpio_modules(struct cpio *c, struct modules *m)
 {
 	char list[16384], name[64], path[2 * PATH_MAX], arcname[128];
-	unsigned char *ko;
-	size_t len = 0, size;
+	struct unpacked ko;
+	size_t len = 0;
 	int i;
 
 	cpio_data(c, "kit/lib", S_IFDIR | 0755, NULL, 0);
@@ -374,9 +461,9 @@ static void cpio_modules(struct cpio *c, struct modules *m)
 			    sizeof(name));
 		snprintf(path, sizeof(path), "%s/%s", m->dir, m->chosen[i]);
 		snprintf(arcname, sizeof(arcname), "kit/lib/%s.ko", name);
-		ko = unpack_module(path, &size);
-		cpio_data(c, arcname, S_IFREG | 0644, ko, size);
-		free(ko);
+		unpack_module(path, &ko);
+		cpio_data(c, arcname, S_IFREG | 0644, ko.data, ko.size);
+		free(ko.data);
 		len += snprintf(list + len, sizeof(list) - len, "%s /%s%s\n",
 				name, arcname, m->soft[i] ? " soft" : "");
 		if (len >= sizeof(list))

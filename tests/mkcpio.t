@@ -1,0 +1,107 @@
+# mkcpio on the host, no VM: what OUT may be (a file, a new name, a
+# symlink, a device node, a pipe; never a directory or IMAGE itself), its
+# mode, signals, damaged and empty modules, dependency cycles, aliases and
+# built-in modules.  Modules and their lists are real: a Debian kernel's
+# (tests/vm/fetch) and small trees made here from its brd.ko, compressed
+# by the real xz, gzip and zstd.
+#   MKCPIO_KERNEL   the Debian kernel whose modules are used (default 6.1)
+. "$TESTS/lib.sh"
+work=$(mktemp -d /tmp/kit-mkcpio.XXXXXX)
+cleanup() {
+	mountpoint -q "$work/dev" && umount "$work/dev"
+	rm -rf --one-file-system "$work"
+	t_cleanup
+}
+trap cleanup EXIT
+o=$work/out
+mkdir -p "$o"
+
+if ! kver=$(tests/vm/fetch "${MKCPIO_KERNEL:-6.1}" brd ext4 crc32c_generic \
+	virtio_blk); then
+	fail "mkcpio: kernel ${MKCPIO_KERNEL:-6.1} fetched"
+	exit 1
+fi
+root=$PWD/tests/vm/cache/$kver
+moddir=$root/lib/modules/$kver
+
+# mk ARGS...: kit initrd mkcpio for that kernel.
+mk() { "$KIT" initrd mkcpio -r "$root" -k "$kver" "$@"; }
+
+# The load list (kit/modules) of the archive on stdin, one line.
+list_of() { cpio -i --quiet --to-stdout kit/modules | tr '\n' ';'; }
+
+# What $o holds: names, kinds, modes, owners and contents.
+state() {
+	(cd "$o" && find . -printf '%p %y %m %u %l\n' | sort &&
+		find . -type f -exec md5sum {} + | sort)
+}
+
+# An image mkcpio takes: a gzip'd ext2.
+mkdir -p "$work/tree"
+echo hello >"$work/tree/hello"
+mke2fs -q -F -t ext2 -d "$work/tree" "$work/img.ext2" 1024
+gzip -9c "$work/img.ext2" >"$work/img.gz"
+mk -o "$work/ref.cpio" "$work/img.gz" ||
+	fail "mkcpio: the reference archive"
+
+# ---- modules: damaged, empty, cycles, aliases, built in ----
+
+fake=$work/fake
+m=$fake/lib/modules/9.9
+mkdir -p "$m/kernel"
+ko=$work/brd.ko
+case $(ls "$moddir/kernel/drivers/block/"brd.ko*) in
+*.xz) xz -dc "$moddir/kernel/drivers/block/brd.ko.xz" >"$ko" ;;
+*) cp "$moddir/kernel/drivers/block/brd.ko" "$ko" ;;
+esac
+# cut FILE: FILE's first half.
+cut() { truncate -s $(($(stat -c %s "$1") / 2)) "$1"; }
+: >"$m/kernel/empty_xz.ko.xz"
+: >"$m/kernel/empty_gz.ko.gz"
+: >"$m/kernel/empty_zst.ko.zst"
+: >"$m/kernel/empty_ko.ko"
+gzip -c "$ko" >"$m/kernel/cut_gz.ko.gz" && cut "$m/kernel/cut_gz.ko.gz"
+zstd -qc "$ko" >"$m/kernel/cut_zst.ko.zst" && cut "$m/kernel/cut_zst.ko.zst"
+xz -c "$ko" >"$m/kernel/cut_xz.ko.xz" && cut "$m/kernel/cut_xz.ko.xz"
+echo 'not a module' >"$m/kernel/text.ko"
+echo 'not a module' | zstd -qc >"$m/kernel/text_zst.ko.zst"
+for n in brd a b c d e; do
+	cp "$ko" "$m/kernel/$n.ko"
+done
+gzip -c "$ko" >"$m/kernel/virt.ko.gz"
+{
+	echo "kernel/brd.ko:"
+	for n in empty_xz.ko.xz empty_gz.ko.gz empty_zst.ko.zst empty_ko.ko \
+		cut_gz.ko.gz cut_zst.ko.zst cut_xz.ko.xz text.ko text_zst.ko.zst; do
+		echo "kernel/$n:"
+	done
+	echo "kernel/a.ko: kernel/b.ko"
+	echo "kernel/b.ko: kernel/a.ko"
+	echo "kernel/c.ko: kernel/d.ko"
+	echo "kernel/d.ko:"
+	echo "kernel/e.ko:"
+	echo "kernel/virt.ko.gz:"
+} >"$m/modules.dep"
+fmk() { "$KIT" initrd mkcpio -r "$fake" -k 9.9 "$@"; }
+export -f list_of mk fmk
+export root kver fake KIT
+
+state() { ls -A "$o"; }
+for n in empty_xz.ko.xz empty_gz.ko.gz empty_zst.ko.zst empty_ko.ko; do
+	refuse "mkcpio: an empty module, $n" 1 \
+		"initrd: .*/kernel/$n is damaged: it is empty; reinstall its package" \
+		timeout 20 "$KIT" initrd mkcpio -r "$fake" -k 9.9 -m "${n%%.*}" \
+		-o "$o/mod.cpio"
+done
+for n in cut_gz.ko.gz cut_zst.ko.zst cut_xz.ko.xz; do
+	refuse "mkcpio: a truncated module, $n" 1 \
+		"initrd: .*/kernel/$n is damaged: it does not decompress; reinstall its package" \
+		timeout 20 "$KIT" initrd mkcpio -r "$fake" -k 9.9 -m "${n%%.*}" \
+		-o "$o/mod.cpio"
+done
+for n in text.ko text_zst.ko.zst; do
+	refuse "mkcpio: a module that is no ELF file, $n" 1 \
+		"initrd: .*/kernel/$n is damaged: not an ELF module; reinstall its package" \
+		fmk -m "${n%%.*}" -o "$o/mod.cpio"
+done
+
