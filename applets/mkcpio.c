@@ -8,6 +8,7 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -103,13 +104,21 @@ static void cpio_file(struct cpio *c, const char *name, const char *path)
 
 /* ---- mkcpio: modules and their dependencies ---- */
 
+#define MODULES_MAX	256
+
 struct modules {
 	char dir[PATH_MAX];	/* ROOT/lib/modules/KVER */
 	char *dep, *builtin;	/* modules.dep and modules.builtin, whole */
 	char *softdep, *alias;	/* modules.softdep and modules.alias */
-	char *chosen[256];	/* paths relative to dir, load order */
-	bool soft[256];		/* only a soft dependency: may fail */
+	char *builtin_info;	/* modules.builtin.modinfo: NAME.KEY=VALUE\0 */
+	size_t builtin_info_size;
+	char *chosen[MODULES_MAX];	/* paths relative to dir, load order */
+	bool soft[MODULES_MAX];	/* only a soft dependency: may fail */
 	int count;
+	/* modules.dep lines: those this request visited (kmod's
+	 * mod->visited), and those known to need no module in a cycle. */
+	char *visited[MODULES_MAX], *acyclic[MODULES_MAX];
+	int nvisited, nacyclic;
 };
 
 static char *read_whole(const char *path, size_t *size)
@@ -168,43 +177,132 @@ static char *find_module_line(char *list, const char *name, size_t *len)
 	return NULL;
 }
 
-static void choose(struct modules *m, const char *path, size_t len,
-		   bool soft)
+/* Whether line is in set[n]; added when add is set and it was not. */
+static bool in_set(char **set, int *n, char *line, bool add)
+{
+	int i;
+
+	for (i = 0; i < *n; i++)
+		if (set[i] == line)
+			return true;
+	if (!add)
+		return false;
+	if (*n == MODULES_MAX)
+		die("more than %d modules", MODULES_MAX);
+	set[(*n)++] = line;
+	return false;
+}
+
+/* The index of the module of line in the load order, or -1. */
+static int chosen_index(struct modules *m, const char *line, size_t len)
 {
 	int i;
 
 	for (i = 0; i < m->count; i++)
 		if (strlen(m->chosen[i]) == len &&
-		    !strncmp(m->chosen[i], path, len)) {
-			m->soft[i] &= soft;
-			return;
-		}
-	if (m->count == (int)(sizeof(m->chosen) / sizeof(m->chosen[0])))
-		die("more than %d modules", m->count);
-	m->soft[m->count] = soft;
-	m->chosen[m->count++] = strndup(path, len);
+		    !strncmp(m->chosen[i], line, len))
+			return i;
+	return -1;
 }
 
-static void add_module(struct modules *m, const char *arg, bool soft);
-
-/* Every module modules.alias gives for word, or the module word itself. */
-static void add_alias(struct modules *m, const char *word)
+static void choose(struct modules *m, const char *line, size_t len,
+		   bool soft)
 {
-	char key[96], mod[64], *line;
-	size_t klen = snprintf(key, sizeof(key), "alias %s ", word);
-	bool found = false;
+	int i = chosen_index(m, line, len);
 
-	for (line = m->alias; line && *line; line = strchr(line, '\n')) {
-		line += *line == '\n';
-		if (!strncmp(line, key, klen) &&
-		    sscanf(line + klen, "%63s", mod) == 1) {
-			add_module(m, mod, true);
-			found = true;
-		}
+	if (i >= 0) {
+		m->soft[i] &= soft;
+		return;
 	}
-	if (!found)
-		add_module(m, word, true);
+	if (m->count == MODULES_MAX)
+		die("more than %d modules", MODULES_MAX);
+	m->soft[m->count] = soft;
+	m->chosen[m->count++] = strndup(line, len);
 }
+
+/* The dependencies a modules.dep line lists; their number. */
+static int dep_list(char *line, char **deps, int max)
+{
+	int n;
+
+	for (deps[0] = line + strcspn(line, ":\n") + 1, n = 0; n < max - 1;
+	     n++) {
+		deps[n] += strspn(deps[n], " ");
+		if (*deps[n] == '\n' || !*deps[n])
+			break;
+		deps[n + 1] = deps[n] + strcspn(deps[n], " \n");
+	}
+	return n;
+}
+
+/* The modules.dep line of a dependency, or NULL when built in. */
+static char *dep_line(struct modules *m, const char *path)
+{
+	char name[64], *line;
+	size_t len;
+
+	module_name(path, strcspn(path, " \n"), name, sizeof(name));
+	line = find_module_line(m->dep, name, &len);
+	if (!line && !(m->builtin && find_module_line(m->builtin, name, &len)))
+		die("no module %s in %s/modules.dep", name, m->dir);
+	return line;
+}
+
+/*
+ * A module that needs itself through modules.dep never loads: each
+ * waits for the other.  depmod refuses such a cycle
+ * (depmod_report_cycles()); a hand-made file may still hold one.
+ */
+static void check_cycle(struct modules *m, char *line, char **path,
+			int depth)
+{
+	char *deps[64], chain[1024] = "", name[64];
+	int i, n, at = 0;
+
+	if (in_set(m->acyclic, &m->nacyclic, line, false))
+		return;
+	for (i = 0; i < depth && path[i] != line; i++)
+		;
+	if (i < depth || depth == 64) {
+		for (path[depth] = line; i <= depth; i++) {
+			module_name(path[i], strcspn(path[i], ":\n"), name,
+				    sizeof(name));
+			at += snprintf(chain + at, sizeof(chain) - at, "%s%s",
+				       at ? " -> " : "", name);
+			if (at >= (int)sizeof(chain))
+				break;
+		}
+		die("%s/modules.dep has a dependency cycle, %s: no order loads "
+		    "them; run depmod", m->dir, chain);
+	}
+	path[depth] = line;
+	n = dep_list(line, deps, 64);
+	for (i = 0; i < n; i++) {
+		char *dline = dep_line(m, deps[i]);
+
+		if (dline)
+			check_cycle(m, dline, path, depth + 1);
+	}
+	in_set(m->acyclic, &m->nacyclic, line, true);
+}
+
+static void load_order(struct modules *m, char *line, bool soft);
+
+/* The module of a modules.dep line, unless soft and visited already:
+ * each soft dependency once, as kmod visits it. */
+static void soft_module(struct modules *m, char *line, bool soft)
+{
+	if (!soft || !in_set(m->visited, &m->nvisited, line, false))
+		load_order(m, line, soft);
+}
+
+/*
+ * Every module modprobe would load for word (kmod_module_new_from_lookup()):
+ * the module of that name; else each module modules.alias gives it (its
+ * patterns as fnmatch() reads them); else nothing when it is built in, by
+ * name or by alias.  False when nothing knows word.
+ */
+static bool add_wanted(struct modules *m, const char *word, bool soft);
 
 /*
  * What "softdep NAME pre: A B post: C" (modules.softdep) names in part
@@ -224,48 +322,132 @@ static void add_softdeps(struct modules *m, const char *name,
 		end = line + strcspn(line, "\n");
 		p = strstr(line, part);
 		if (!p || p > end)
-			return;
+			continue;
 		for (p += strlen(part); p < end; p += strcspn(p, " \n")) {
 			p += strspn(p, " ");
 			if (sscanf(p, "%79[^ \n]", word) != 1 ||
 			    strchr(word, ':'))
-				return;
-			add_alias(m, word);
+				break;
+			add_wanted(m, word, true);
 		}
 	}
 }
 
-/* name and what it needs, dependencies first (modules.dep lists them
- * in the order modprobe unloads them). */
-static void add_module(struct modules *m, const char *arg, bool soft)
+/*
+ * The module of a modules.dep line and what it needs: its dependencies
+ * (modules.dep lists them in the order modprobe unloads them), then its
+ * "pre:" soft dependencies, itself and its "post:" ones, each
+ * dependency likewise, as kmod's __kmod_module_get_probe_list() orders
+ * them.
+ */
+static void load_order(struct modules *m, char *line, bool soft)
 {
-	char name[64], dep[64], *line, *deps[64];
-	size_t len, dlen;
-	int n = 0;
+	size_t len = strcspn(line, ":\n");
+	char name[64], *deps[64], *path[65], *dline;
+	bool first = !in_set(m->visited, &m->nvisited, line, true);
+	int n, i;
 
-	module_name(arg, strlen(arg), name, sizeof(name));
-	line = find_module_line(m->dep, name, &len);
-	if (!line) {
-		if (soft || (m->builtin &&
-			     find_module_line(m->builtin, name, &len)))
-			return;		/* built in: nothing to load */
-		die("no module %s in %s/modules.dep", arg, m->dir);
-	}
-	add_softdeps(m, name, "pre:");
-	for (deps[0] = line + len + 1; n < 63; n++) {
-		deps[n] += strspn(deps[n], " ");
-		if (*deps[n] == '\n' || !*deps[n])
-			break;
-		deps[n + 1] = deps[n] + strcspn(deps[n], " \n");
-	}
-	/* Each dependency with its own soft dependencies (jbd2's crc32c). */
+	check_cycle(m, line, path, 0);
+	n = dep_list(line, deps, 64);
 	while (n-- > 0) {
-		dlen = strcspn(deps[n], " \n");
-		module_name(deps[n], dlen, dep, sizeof(dep));
-		add_module(m, dep, soft);
+		dline = dep_line(m, deps[n]);
+		i = dline ? chosen_index(m, dline, strcspn(dline, ":\n")) : -1;
+		/* In the order already, as hard as asked: done. */
+		if (dline && (i < 0 || (m->soft[i] && !soft)))
+			load_order(m, dline, soft);
 	}
+	module_name(line, len, name, sizeof(name));
+	if (first)
+		add_softdeps(m, name, "pre:");
 	choose(m, line, len, soft);
-	add_softdeps(m, name, "post:");
+	if (first)
+		add_softdeps(m, name, "post:");
+}
+
+/* kmod's alias_normalize(): '-' is '_', but inside [...] patterns. */
+static void normalize(const char *s, size_t len, char *out, size_t size)
+{
+	bool bracket = false;
+	size_t i;
+
+	for (i = 0; i < len && i < size - 1; i++) {
+		bracket = s[i] == '[' ? true : s[i] == ']' ? false : bracket;
+		out[i] = s[i] == '-' && !bracket ? '_' : s[i];
+	}
+	out[i] = '\0';
+}
+
+/* Each module modules.alias gives for name (normalized); how many. */
+static int add_aliased(struct modules *m, const char *name, bool soft)
+{
+	char pattern[256], word[64], mod[64], *line, *dline;
+	size_t plen, len;
+	int found = 0;
+
+	for (line = m->alias; line && *line; line = strchr(line, '\n')) {
+		line += *line == '\n';
+		if (strncmp(line, "alias ", 6))
+			continue;
+		plen = strcspn(line + 6, " \n");
+		normalize(line + 6, plen, pattern, sizeof(pattern));
+		if (fnmatch(pattern, name, 0) ||
+		    sscanf(line + 6 + plen, " %63s", word) != 1)
+			continue;
+		module_name(word, strlen(word), mod, sizeof(mod));
+		dline = find_module_line(m->dep, mod, &len);
+		if (!dline)
+			die("%s/modules.alias gives %s for %s, which modules.dep "
+			    "lacks; run depmod", m->dir, mod, name);
+		soft_module(m, dline, soft);
+		found++;
+	}
+	return found;
+}
+
+/* Whether modules.builtin.modinfo has an alias matching name. */
+static bool builtin_alias(struct modules *m, const char *name)
+{
+	char pattern[256], *p, *end = m->builtin_info + m->builtin_info_size;
+
+	for (p = m->builtin_info; p && p < end; p += strlen(p) + 1) {
+		char *value = strstr(p, ".alias=");
+
+		/* Its key is NAME.alias, up to the first '='. */
+		if (!value || value + strlen(".alias") != p + strcspn(p, "="))
+			continue;
+		value += strlen(".alias=");
+		normalize(value, strlen(value), pattern, sizeof(pattern));
+		if (!fnmatch(pattern, name, 0))
+			return true;
+	}
+	return false;
+}
+
+static bool add_wanted(struct modules *m, const char *word, bool soft)
+{
+	char name[256], *line;
+	size_t len;
+
+	module_name(word, strlen(word), name, sizeof(name));
+	line = find_module_line(m->dep, name, &len);
+	if (line) {
+		soft_module(m, line, soft);
+		return true;
+	}
+	normalize(word, strlen(word), name, sizeof(name));
+	return add_aliased(m, name, soft) ||
+	       (m->builtin && find_module_line(m->builtin, name, &len)) ||
+	       builtin_alias(m, name);
+}
+
+/* A module the boot needs (-m, brd, the image's filesystem): a request
+ * of its own, as one modprobe is. */
+static void add_module(struct modules *m, const char *word)
+{
+	m->nvisited = 0;
+	if (!add_wanted(m, word, false))
+		die("no module %s in %s/modules.dep, modules.alias or "
+		    "modules.builtin", word, m->dir);
 }
 
 /* ---- mkcpio: a module as the kernel's finit_module() takes it ---- */
@@ -445,6 +627,8 @@ static void open_modules(struct modules *m, const char *root,
 	m->softdep = read_whole(path, NULL);
 	snprintf(path, sizeof(path), "%s/modules.alias", m->dir);
 	m->alias = read_whole(path, NULL);
+	snprintf(path, sizeof(path), "%s/modules.builtin.modinfo", m->dir);
+	m->builtin_info = read_whole(path, &m->builtin_info_size);
 }
 
 /* The modules and the list that /init loads them from. */
@@ -523,7 +707,7 @@ static void add_fs_module(struct modules *m, const char *fs)
 	if (!strcmp(name, "ext2") && !find_module_line(m->dep, name, &len) &&
 	    !(m->builtin && find_module_line(m->builtin, name, &len)))
 		strcpy(name, "ext4");
-	add_module(m, name, false);
+	add_module(m, name);
 }
 
 /* OUT is written as OUT.XXXXXX and renamed when whole: a failure leaves
@@ -593,11 +777,11 @@ int mkcpio_main(int argc, char **argv)
 		kver = u.release;
 	}
 	open_modules(&m, root, kver);
-	add_module(&m, "brd", false);
+	add_module(&m, "brd");
 	if (optind < argc)
 		add_fs_module(&m, image_fs(argv[optind], start));
 	for (i = 0; i < nmods; i++)
-		add_module(&m, mods[i], false);
+		add_module(&m, mods[i]);
 	if (out) {
 		c.path = out;
 		c.fd = open_partial(out);

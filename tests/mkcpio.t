@@ -105,3 +105,55 @@ for n in text.ko text_zst.ko.zst; do
 		fmk -m "${n%%.*}" -o "$o/mod.cpio"
 done
 
+# A cycle through modules.dep: depmod refuses to write one, a hand-made
+# file may hold one; no order loads it.
+refuse "mkcpio: a dependency cycle in modules.dep" 1 \
+	"initrd: .*/modules.dep has a dependency cycle, a -> b -> a: no order loads them; run depmod" \
+	timeout 20 "$KIT" initrd mkcpio -r "$fake" -k 9.9 -m a -o "$o/mod.cpio"
+
+# Soft dependencies in cycles, pre and post, as real modules.softdep files
+# have them: each module once, dependencies (c needs d) first.
+cat >"$m/modules.softdep" <<EOF
+softdep c pre: e post: d
+softdep d pre: c
+softdep e pre: c post: e
+softdep e post: c
+EOF
+expect "mkcpio: soft dependencies in cycles: each module once" 0 \
+	"brd /kit/lib/brd.ko;d /kit/lib/d.ko;e /kit/lib/e.ko soft;c /kit/lib/c.ko;" \
+	sh -c '"$@" | cpio -i --quiet --to-stdout kit/modules | tr "\n" ";"' sh \
+	timeout 20 "$KIT" initrd mkcpio -r "$fake" -k 9.9 -m c
+
+# Aliases, fnmatch patterns as kmod reads them, and built-in modules.
+cat >"$m/modules.alias" <<EOF
+alias virtio:d00000002v* virt
+alias fs-brd brd
+alias soft[-_]alias e
+EOF
+printf 'kernel/fs/builtin_fs.ko\n' >"$m/modules.builtin"
+printf 'builtin_fs.alias=fs-builtin\0builtin_fs.description=x\0' \
+	>"$m/modules.builtin.modinfo"
+expect "mkcpio -m MODALIAS: a modules.alias pattern" 0 \
+	"brd /kit/lib/brd.ko;virt /kit/lib/virt.ko;" \
+	bash -c '"$@" | list_of' sh fmk -m virtio:d00000002v00001AF4
+expect "mkcpio -m a built-in module's name or alias: nothing to load" 0 \
+	"brd /kit/lib/brd.ko;" \
+	bash -c '"$@" | list_of' sh fmk -m builtin-fs -m fs-builtin
+expect "mkcpio -m an alias with [-_] in it (e, soft dependencies first)" 0 \
+	"brd /kit/lib/brd.ko;d /kit/lib/d.ko soft;c /kit/lib/c.ko soft;e /kit/lib/e.ko;" \
+	bash -c '"$@" | list_of' sh fmk -m soft-alias
+expect_err "mkcpio -m what nothing knows" 1 \
+	"initrd: no module fs-none in .*/modules.dep, modules.alias or modules.builtin" \
+	fmk -m fs-none -o "$o/mod.cpio"
+
+# A real kernel's aliases: ext3 and fs-ext4 are ext4, as modprobe says.
+want=$(mk -m ext4 | list_of)
+for alias in ext3 fs-ext4 ext2; do
+	expect "mkcpio -m $alias loads ext4, as modprobe $alias does" 0 "$want" \
+		bash -c 'mk -m "$1" | list_of' sh "$alias"
+done
+# A module asked for with -m that is also a soft dependency stays hard.
+expect "mkcpio: -m crc32c_generic, also ext4's soft dependency, is hard" 0 \
+	"crc32c_generic /kit/lib/crc32c_generic.ko" \
+	bash -c 'mk -m ext4 -m crc32c_generic | list_of | tr ";" "\n" |
+		grep "^crc32c_generic "' sh
