@@ -75,6 +75,21 @@ static void cpio_data(struct cpio *c, const char *name, unsigned int mode,
 	cpio_write(c, data, size);
 }
 
+/* A file mkcpio copies (/init, IMAGE), open, and never a directory. */
+static int open_regular(const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, st))
+		die_errno("cannot read %s", path);
+	if (S_ISDIR(st->st_mode))
+		die("%s is a directory; give the RAM disk image's file", path);
+	if (!S_ISREG(st->st_mode))
+		die("%s is not a regular file; give the RAM disk image's file",
+		    path);
+	return fd;
+}
+
 /* A file copied whole, under a name of its own. */
 static void cpio_file(struct cpio *c, const char *name, const char *path)
 {
@@ -82,13 +97,8 @@ static void cpio_file(struct cpio *c, const char *name, const char *path)
 	struct stat st;
 	ssize_t n;
 	off_t left;
-	int fd;
+	int fd = open_regular(path, &st);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st))
-		die_errno("cannot read %s", path);
-	if (!S_ISREG(st.st_mode))
-		die("%s is not a regular file", path);
 	cpio_header(c, name, S_IFREG | (st.st_mode & 0755), 0, st.st_size);
 	for (left = st.st_size; left > 0; left -= n) {
 		n = read(fd, buf, left < (off_t)sizeof(buf) ? (size_t)left : sizeof(buf));
@@ -674,13 +684,9 @@ static const char *image_fs(const char *path, unsigned long start)
 			   .start = (uint64_t)start * RD_BLOCK };
 	const char *fs;
 	struct stat st;
-	int fd;
+	int fd = open_regular(path, &st);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st))
-		die_errno("cannot read %s", path);
-	if (S_ISREG(st.st_mode))
-		ld.input_len = st.st_size;
+	ld.input_len = st.st_size;
 	ld.in_ctx = &fd;
 	if (rd_alloc(&ld) || rd_find(&ld) || rd_report_size(&ld))
 		die("%s: %s; give -s START if it starts at a later block (as "
@@ -710,8 +716,11 @@ static void add_fs_module(struct modules *m, const char *fs)
 	add_module(m, name);
 }
 
-/* OUT is written as OUT.XXXXXX and renamed when whole: a failure leaves
- * no half archive, and an old OUT stays as it was. */
+/*
+ * A regular OUT, or a new one, is written as OUT.XXXXXX in its directory
+ * and renamed over it when whole: a failure leaves no half
+ * archive, and an old OUT stays as it was.
+ */
 static char partial[PATH_MAX];
 
 static void remove_partial(void)
@@ -720,21 +729,86 @@ static void remove_partial(void)
 		unlink(partial);
 }
 
-static int open_partial(const char *out)
+/*
+ * The partial file beside path, with the mode OUT will have: an old
+ * OUT's mode and owner (root can keep them), else what open(O_CREAT,
+ * 0666) gives under the umask.
+ */
+static int open_partial(const char *path, const struct stat *old)
 {
+	mode_t mask = umask(0);
 	int fd;
 
-	if (snprintf(partial, sizeof(partial), "%s.XXXXXX", out) >=
+	umask(mask);
+	if (snprintf(partial, sizeof(partial), "%s.XXXXXX", path) >=
 	    (int)sizeof(partial))
-		die_usage("-o %s: path too long", out);
+		die_usage("-o %s: path too long", path);
 	fd = mkostemp(partial, O_CLOEXEC);
 	if (fd < 0) {
 		partial[0] = '\0';
-		die_errno("cannot create %s", out);
+		die_errno("cannot create %s", path);
 	}
 	atexit(remove_partial);
-	fchmod(fd, 0644);
+	if (old && !geteuid() && fchown(fd, old->st_uid, old->st_gid))
+		die_errno("cannot give %s the owner of %s", partial, path);
+	if (fchmod(fd, old ? old->st_mode & 07777 : 0666 & ~mask))
+		die_errno("cannot set the mode of %s", partial);
 	return fd;
+}
+
+/*
+ * OUT as -o names it: a regular file (through symlinks too: the link
+ * stays) or a new name gets the partial file; a character device or a
+ * pipe (/dev/stdout) is written in place; nothing else, and never IMAGE
+ * itself.  Checked before the archive is built.
+ */
+static int open_output(const char *out, const char *image, char **target)
+{
+	struct stat st, img;
+	int fd;
+
+	*target = NULL;
+	if (out[strlen(out) - 1] == '/')
+		die("-o %s names a directory; give the archive's file name, "
+		    "e.g. -o %sinitrd.cpio", out, out);
+	if (stat(out, &st)) {
+		if (errno != ENOENT)
+			die_errno("cannot write %s", out);
+		if (!lstat(out, &st))
+			die("-o %s is a symlink to nothing; give the archive's "
+			    "file name", out);
+		*target = strdup(out);
+		return open_partial(out, NULL);
+	}
+	if (S_ISDIR(st.st_mode))
+		die("-o %s is a directory; give the archive's file name, e.g. "
+		    "-o %s/initrd.cpio", out, out);
+	if (image && !stat(image, &img) && img.st_dev == st.st_dev &&
+	    img.st_ino == st.st_ino)
+		die("-o %s is IMAGE itself: write the archive elsewhere", out);
+	if (S_ISREG(st.st_mode)) {
+		*target = realpath(out, NULL);
+		if (!*target)
+			die_errno("cannot resolve %s", out);
+		return open_partial(*target, &st);
+	}
+	if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
+		die("-o %s is neither a file, a pipe nor a character device: "
+		    "mkcpio does not write over it", out);
+	fd = open(out, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		die_errno("cannot write %s", out);
+	if (isatty(fd))
+		die_usage("the cpio is binary: -o %s is a terminal", out);
+	return fd;
+}
+
+/* A regular OUT's partial file, whole, takes its place. */
+static void close_output(struct cpio *c, const char *target)
+{
+	if (close(c->fd) || (target && rename(partial, target)))
+		die_errno("write error on %s", c->path);
+	partial[0] = '\0';
 }
 
 int mkcpio_main(int argc, char **argv)
@@ -742,6 +816,7 @@ int mkcpio_main(int argc, char **argv)
 	struct modules m = { .count = 0 };
 	struct cpio c = { .fd = STDOUT_FILENO, .path = "stdout" };
 	const char *root = "/", *kver = NULL, *out = NULL, *mods[64];
+	char *target = NULL;
 	struct utsname u;
 	int opt, nmods = 0, i;
 	unsigned long start = 0;
@@ -784,7 +859,8 @@ int mkcpio_main(int argc, char **argv)
 		add_module(&m, mods[i]);
 	if (out) {
 		c.path = out;
-		c.fd = open_partial(out);
+		c.fd = open_output(out, optind < argc ? argv[optind] : NULL,
+				   &target);
 	} else if (isatty(STDOUT_FILENO)) {
 		die_usage("the cpio is binary: give -o OUT or redirect stdout");
 	}
@@ -796,8 +872,7 @@ int mkcpio_main(int argc, char **argv)
 	if (optind < argc)
 		cpio_file(&c, IMAGE_PATH + 1, argv[optind]);
 	cpio_data(&c, "TRAILER!!!", 0, NULL, 0);
-	if (out && (close(c.fd) || rename(partial, out)))
-		die_errno("write error on %s", out);
-	partial[0] = '\0';
+	if (out)
+		close_output(&c, target);
 	return 0;
 }

@@ -44,6 +44,107 @@ gzip -9c "$work/img.ext2" >"$work/img.gz"
 mk -o "$work/ref.cpio" "$work/img.gz" ||
 	fail "mkcpio: the reference archive"
 
+# ---- OUT: written as the kind of file it is, never replaced ----
+
+mknod "$o/null" c 1 3
+mknod "$o/ram0" b 1 0
+mkdir "$o/dir"
+ln -s /proc/self/fd/1 "$o/stdout"
+echo old >"$o/target"
+chmod 640 "$o/target"
+ln -s target "$o/link"
+ln -s nowhere "$o/dangling"
+
+expect "mkcpio -o a character device node writes into it" 0 "" \
+	mk -o "$o/null" "$work/img.gz"
+[ "$(stat -c '%F %t:%T' "$o/null")" = "character special file 1:3" ] &&
+	pass "mkcpio: the character device node stays that node" ||
+	fail "mkcpio: the character device node stays that node" \
+		"$(ls -l "$o/null")"
+
+# /dev/stdout in a tmpfs /dev, as a rescue system has it: a pipe behind.
+mkdir "$work/dev"
+mount -t tmpfs -o size=1m tmpfs "$work/dev" &&
+	ln -s /proc/self/fd/1 "$work/dev/stdout"
+mk -o "$work/dev/stdout" "$work/img.gz" | cat >"$work/piped.cpio"
+if cmp -s "$work/piped.cpio" "$work/ref.cpio" && [ -L "$work/dev/stdout" ] &&
+   [ "$(ls -A "$work/dev")" = stdout ]; then
+	pass "mkcpio -o /dev/stdout (a pipe) streams the archive; the link stays"
+else
+	fail "mkcpio -o /dev/stdout (a pipe) streams the archive; the link stays" \
+		"$(ls -l "$work/dev"; cmp "$work/piped.cpio" "$work/ref.cpio")"
+fi
+
+mkfifo "$o/fifo"
+# The reader gives up if mkcpio never opens the pipe.
+timeout 20 cat "$o/fifo" >"$work/fifo.cpio" &
+reader=$!
+expect "mkcpio -o a named pipe writes into it" 0 "" \
+	mk -o "$o/fifo" "$work/img.gz"
+wait "$reader"
+[ -p "$o/fifo" ] && cmp -s "$work/fifo.cpio" "$work/ref.cpio" &&
+	pass "mkcpio: the pipe stays a pipe, its reader has the archive" ||
+	fail "mkcpio: the pipe stays a pipe, its reader has the archive"
+
+expect "mkcpio -o a symlink to a file" 0 "" mk -o "$o/link" "$work/img.gz"
+if [ "$(readlink "$o/link")" = target ] && cmp -s "$o/target" "$work/ref.cpio" &&
+   [ "$(stat -c %a "$o/target")" = 640 ] &&
+   [ -z "$(ls "$o" | grep -E '\.[A-Za-z0-9]{6}$')" ]; then
+	pass "mkcpio: the link stays, its target (mode kept) holds the archive"
+else
+	fail "mkcpio: the link stays, its target (mode kept) holds the archive" \
+		"$(ls -l "$o")"
+fi
+
+refuse "mkcpio -o a block device node" 1 \
+	"initrd: -o .*/ram0 is neither a file, a pipe nor a character device: mkcpio does not write over it" \
+	mk -o "$o/ram0" "$work/img.gz"
+refuse "mkcpio -o a symlink to nothing" 1 \
+	"initrd: -o .*/dangling is a symlink to nothing; give the archive's file name" \
+	mk -o "$o/dangling" "$work/img.gz"
+
+# -o X X: the output would replace its own input; a hard link is the same.
+cp "$work/img.gz" "$o/self.gz"
+ln "$o/self.gz" "$o/self-link.gz"
+refuse "mkcpio -o IMAGE IMAGE" 1 \
+	"initrd: -o .*/self.gz is IMAGE itself: write the archive elsewhere" \
+	mk -o "$o/self.gz" "$o/self.gz"
+refuse "mkcpio -o IMAGE IMAGE, through a hard link" 1 \
+	"initrd: -o .*/self-link.gz is IMAGE itself: write the archive elsewhere" \
+	mk -o "$o/self-link.gz" "$o/self.gz"
+
+# ---- messages: a directory as OUT or IMAGE, before anything is built ----
+
+refuse "mkcpio -o DIR" 1 \
+	"initrd: -o .*/dir is a directory; give the archive's file name, e.g. -o .*/dir/initrd.cpio" \
+	mk -o "$o/dir" "$work/img.gz"
+refuse "mkcpio -o DIR/" 1 \
+	"initrd: -o .*/dir/ names a directory; give the archive's file name, e.g. -o .*/dir/initrd.cpio" \
+	mk -o "$o/dir/" "$work/img.gz"
+refuse "mkcpio -o NEWDIR/" 1 \
+	"initrd: -o .*/newdir/ names a directory; give the archive's file name" \
+	mk -o "$o/newdir/" "$work/img.gz"
+refuse "mkcpio DIR (IMAGE a directory)" 1 \
+	"initrd: .*/dir is a directory; give the RAM disk image's file" \
+	mk -o "$o/n.cpio" "$o/dir"
+
+# ---- the mode: the umask for a new OUT, an old OUT's mode and owner ----
+
+rm -f "$o/new"
+(umask 077 && mk -o "$o/new" "$work/img.gz")
+expect "mkcpio: a new OUT under umask 077 is 0600" 0 600 stat -c %a "$o/new"
+rm -f "$o/new"
+(umask 027 && mk -o "$o/new" "$work/img.gz")
+expect "mkcpio: a new OUT under umask 027 is 0640" 0 640 stat -c %a "$o/new"
+echo old >"$o/kept"
+chmod 604 "$o/kept"
+chown nobody:nogroup "$o/kept"
+(umask 022 && mk -o "$o/kept" "$work/img.gz")
+expect "mkcpio: an old OUT keeps its mode and owner" 0 "604 nobody:nogroup" \
+	stat -c '%a %U:%G' "$o/kept"
+cmp -s "$o/kept" "$work/ref.cpio" && pass "mkcpio: and holds the archive" ||
+	fail "mkcpio: and holds the archive"
+
 # ---- modules: damaged, empty, cycles, aliases, built in ----
 
 fake=$work/fake
