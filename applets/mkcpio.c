@@ -10,6 +10,7 @@
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -718,7 +719,7 @@ static void add_fs_module(struct modules *m, const char *fs)
 
 /*
  * A regular OUT, or a new one, is written as OUT.XXXXXX in its directory
- * and renamed over it when whole: a failure leaves no half
+ * and renamed over it when whole: a failure or a signal leaves no half
  * archive, and an old OUT stays as it was.
  */
 static char partial[PATH_MAX];
@@ -727,6 +728,41 @@ static void remove_partial(void)
 {
 	if (partial[0])
 		unlink(partial);
+}
+
+/* INT, TERM, HUP: the partial file goes, then the signal does what it
+ * would have done. */
+static void remove_partial_on_signal(int sig)
+{
+	remove_partial();
+	raise(sig);
+}
+
+static const int partial_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define PARTIAL_SIGNALS	(sizeof(partial_signals) / sizeof(partial_signals[0]))
+
+static void block_partial_signals(int how)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < PARTIAL_SIGNALS; i++)
+		sigaddset(&set, partial_signals[i]);
+	sigprocmask(how, &set, NULL);
+}
+
+/* The handler, for each of those signals not ignored (nohup). */
+static void catch_partial_signals(void)
+{
+	struct sigaction sa = { .sa_handler = remove_partial_on_signal,
+				.sa_flags = SA_RESETHAND }, old;
+	size_t i;
+
+	for (i = 0; i < PARTIAL_SIGNALS; i++)
+		if (!sigaction(partial_signals[i], NULL, &old) &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(partial_signals[i], &sa, NULL);
 }
 
 /*
@@ -743,12 +779,16 @@ static int open_partial(const char *path, const struct stat *old)
 	if (snprintf(partial, sizeof(partial), "%s.XXXXXX", path) >=
 	    (int)sizeof(partial))
 		die_usage("-o %s: path too long", path);
-	fd = mkostemp(partial, O_CLOEXEC);
-	if (fd < 0) {
-		partial[0] = '\0';
-		die_errno("cannot create %s", path);
-	}
 	atexit(remove_partial);
+	catch_partial_signals();
+	/* The name is whole before a handler may unlink it. */
+	block_partial_signals(SIG_BLOCK);
+	fd = mkostemp(partial, O_CLOEXEC);
+	if (fd < 0)
+		partial[0] = '\0';
+	block_partial_signals(SIG_UNBLOCK);
+	if (fd < 0)
+		die_errno("cannot create %s", path);
 	if (old && !geteuid() && fchown(fd, old->st_uid, old->st_gid))
 		die_errno("cannot give %s the owner of %s", partial, path);
 	if (fchmod(fd, old ? old->st_mode & 07777 : 0666 & ~mask))

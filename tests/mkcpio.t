@@ -145,6 +145,38 @@ expect "mkcpio: an old OUT keeps its mode and owner" 0 "604 nobody:nogroup" \
 cmp -s "$o/kept" "$work/ref.cpio" && pass "mkcpio: and holds the archive" ||
 	fail "mkcpio: and holds the archive"
 
+# ---- signals: a killed mkcpio leaves no partial file ----
+
+# A big image (sparse after its gzip'd ext2): minutes to copy, so the
+# signal comes while the partial file is being written.
+cp "$work/img.gz" "$work/big.gz"
+truncate -s 3G "$work/big.gz"
+for sig in INT TERM HUP; do
+	echo old >"$o/sig.cpio"
+	env --default-signal="$sig" "$KIT" initrd mkcpio -r "$root" \
+		-k "$kver" -o "$o/sig.cpio" "$work/big.gz" 2>"$work/sig.err" &
+	pid=$!
+	for _ in $(seq 200); do
+		part=$(ls "$o" | grep '^sig\.cpio\.')
+		[ -n "$part" ] && [ "$(stat -c %s "$o/$part")" -gt 1000000 ] && break
+		sleep 0.05
+	done
+	kill -s "$sig" "$pid"
+	{ wait "$pid"; } 2>/dev/null
+	status=$?
+	left=$(ls "$o" | grep '^sig\.cpio\.')
+	if [ -n "$part" ] && [ "$status" -eq $((128 + $(kill -l "$sig"))) ] &&
+	   [ -z "$left" ] && [ "$(cat "$o/sig.cpio")" = old ]; then
+		pass "mkcpio: SIG$sig while writing: killed by it, no $part left, OUT as it was"
+	else
+		fail "mkcpio: SIG$sig while writing: killed by it, no partial file left, OUT as it was" \
+			"partial seen: '$part'; exit status $status; left: '$left'" \
+			"$(cat "$work/sig.err")"
+	fi
+	rm -f "$o"/sig.cpio*
+done
+rm -f "$work/big.gz"
+
 # ---- modules: damaged, empty, cycles, aliases, built in ----
 
 fake=$work/fake
