@@ -246,15 +246,17 @@ static int dep_list(char *line, char **deps, int max)
 	return n;
 }
 
-/* The modules.dep line of a dependency, or NULL when built in. */
-static char *dep_line(struct modules *m, const char *path)
+/* The modules.dep line of a dependency, or NULL when built in; a
+ * missing one is refused unless only a soft dependency needs it. */
+static char *dep_line(struct modules *m, const char *path, bool soft)
 {
 	char name[64], *line;
 	size_t len;
 
 	module_name(path, strcspn(path, " \n"), name, sizeof(name));
 	line = find_module_line(m->dep, name, &len);
-	if (!line && !(m->builtin && find_module_line(m->builtin, name, &len)))
+	if (!line && !soft &&
+	    !(m->builtin && find_module_line(m->builtin, name, &len)))
 		die("no module %s in %s/modules.dep", name, m->dir);
 	return line;
 }
@@ -289,7 +291,7 @@ static void check_cycle(struct modules *m, char *line, char **path,
 	path[depth] = line;
 	n = dep_list(line, deps, 64);
 	for (i = 0; i < n; i++) {
-		char *dline = dep_line(m, deps[i]);
+		char *dline = dep_line(m, deps[i], true);
 
 		if (dline)
 			check_cycle(m, dline, path, depth + 1);
@@ -361,7 +363,7 @@ static void load_order(struct modules *m, char *line, bool soft)
 	check_cycle(m, line, path, 0);
 	n = dep_list(line, deps, 64);
 	while (n-- > 0) {
-		dline = dep_line(m, deps[n]);
+		dline = dep_line(m, deps[n], soft);
 		i = dline ? chosen_index(m, dline, strcspn(dline, ":\n")) : -1;
 		/* In the order already, as hard as asked: done. */
 		if (dline && (i < 0 || (m->soft[i] && !soft)))

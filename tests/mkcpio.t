@@ -198,7 +198,7 @@ zstd -qc "$ko" >"$m/kernel/cut_zst.ko.zst" && cut "$m/kernel/cut_zst.ko.zst"
 xz -c "$ko" >"$m/kernel/cut_xz.ko.xz" && cut "$m/kernel/cut_xz.ko.xz"
 echo 'not a module' >"$m/kernel/text.ko"
 echo 'not a module' | zstd -qc >"$m/kernel/text_zst.ko.zst"
-for n in brd a b c d e; do
+for n in brd a b c d e f g; do
 	cp "$ko" "$m/kernel/$n.ko"
 done
 gzip -c "$ko" >"$m/kernel/virt.ko.gz"
@@ -213,6 +213,8 @@ gzip -c "$ko" >"$m/kernel/virt.ko.gz"
 	echo "kernel/c.ko: kernel/d.ko"
 	echo "kernel/d.ko:"
 	echo "kernel/e.ko:"
+	echo "kernel/f.ko: kernel/gone.ko"
+	echo "kernel/g.ko:"
 	echo "kernel/virt.ko.gz:"
 } >"$m/modules.dep"
 fmk() { "$KIT" initrd mkcpio -r "$fake" -k 9.9 "$@"; }
@@ -251,11 +253,20 @@ softdep c pre: e post: d
 softdep d pre: c
 softdep e pre: c post: e
 softdep e post: c
+softdep g pre: f
 EOF
 expect "mkcpio: soft dependencies in cycles: each module once" 0 \
 	"brd /kit/lib/brd.ko;d /kit/lib/d.ko;e /kit/lib/e.ko soft;c /kit/lib/c.ko;" \
 	sh -c '"$@" | cpio -i --quiet --to-stdout kit/modules | tr "\n" ";"' sh \
 	timeout 20 "$KIT" initrd mkcpio -r "$fake" -k 9.9 -m c
+
+# A dependency modules.dep lacks: refused for a module the boot needs,
+# left to fail at boot for a soft dependency.
+expect_err "mkcpio -m a module whose dependency modules.dep lacks" 1 \
+	"initrd: no module gone in .*/modules.dep" fmk -m f -o "$o/mod.cpio"
+expect "mkcpio: a soft dependency whose dependency modules.dep lacks" 0 \
+	"brd /kit/lib/brd.ko;f /kit/lib/f.ko soft;g /kit/lib/g.ko;" \
+	bash -c '"$@" | list_of' sh fmk -m g
 
 # Aliases, fnmatch patterns as kmod reads them, and built-in modules.
 cat >"$m/modules.alias" <<EOF
