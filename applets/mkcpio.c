@@ -121,9 +121,10 @@ struct modules {
 	char dir[PATH_MAX];	/* ROOT/lib/modules/KVER */
 	char *dep, *builtin;	/* modules.dep and modules.builtin, whole */
 	char *softdep, *alias;	/* modules.softdep and modules.alias */
-	char *builtin_info;	/* modules.builtin.modinfo: NAME.KEY=VALUE\0 */
+	/* modules.builtin.modinfo, whole: NAME.KEY=VALUE, NUL-separated */
+	char *builtin_info;
 	size_t builtin_info_size;
-	char *chosen[MODULES_MAX];	/* paths relative to dir, load order */
+	char *chosen[MODULES_MAX];	/* paths relative to dir, in order */
 	bool soft[MODULES_MAX];	/* only a soft dependency: may fail */
 	int count;
 	/* modules.dep lines: those this request visited (kmod's
@@ -409,8 +410,8 @@ static int add_aliased(struct modules *m, const char *name, bool soft)
 		module_name(word, strlen(word), mod, sizeof(mod));
 		dline = find_module_line(m->dep, mod, &len);
 		if (!dline)
-			die("%s/modules.alias gives %s for %s, which modules.dep "
-			    "lacks; run depmod", m->dir, mod, name);
+			die("%s/modules.alias gives %s for %s, which "
+			    "modules.dep lacks; run depmod", m->dir, mod, name);
 		soft_module(m, dline, soft);
 		found++;
 	}
@@ -488,6 +489,15 @@ static bool more_room(struct unpacked *u, size_t in_size)
 	return true;
 }
 
+/* Where the output goes on, with room after it; NULL when no more room
+ * is had. */
+static unsigned char *out_room(struct unpacked *u, size_t in_size)
+{
+	if (u->size == u->cap && !more_room(u, in_size))
+		return NULL;
+	return u->data + u->size;
+}
+
 /*
  * Each decoder runs until its stream ends (UNPACKED), the input ends
  * first or is wrong (DAMAGED), or no more room is had (TOO_BIG).  Each
@@ -504,10 +514,7 @@ static enum unpack unpack_xz(const unsigned char *in, size_t size,
 	if (lzma_stream_decoder(&xz, UINT64_MAX, 0) != LZMA_OK)
 		return TOO_BIG;
 	xz.next_in = in, xz.avail_in = size;
-	while (ret == LZMA_OK) {
-		if (u->size == u->cap && !more_room(u, size))
-			break;
-		xz.next_out = u->data + u->size;
+	while (ret == LZMA_OK && (xz.next_out = out_room(u, size))) {
 		xz.avail_out = u->cap - u->size;
 		ret = lzma_code(&xz, LZMA_FINISH);
 		u->size = u->cap - xz.avail_out;
@@ -525,10 +532,7 @@ static enum unpack unpack_gz(const unsigned char *in, size_t size,
 
 	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
 		return TOO_BIG;
-	while (ret == Z_OK) {
-		if (u->size == u->cap && !more_room(u, size))
-			break;
-		z.next_out = u->data + u->size;
+	while (ret == Z_OK && (z.next_out = out_room(u, size))) {
 		z.avail_out = u->cap - u->size;
 		ret = inflate(&z, Z_NO_FLUSH);
 		u->size = u->cap - z.avail_out;
@@ -552,9 +556,7 @@ static enum unpack unpack_zst(const unsigned char *in, size_t size,
 	size_t ret = 1;
 	enum unpack result = TOO_BIG;
 
-	while (dctx && ret) {
-		if (u->size == u->cap && !more_room(u, size))
-			break;
+	while (dctx && ret && out_room(u, size)) {
 		zout = (ZSTD_outBuffer){ u->data, u->cap, u->size };
 		ret = ZSTD_decompressStream(dctx, &zout, &zin);
 		u->size = zout.pos;
@@ -601,7 +603,8 @@ static const char *unpack_module_data(const char *path,
 	if (ret == DAMAGED)
 		return "is damaged: it does not decompress";
 	if (ret == TOO_BIG)
-		return "is too big: out of memory, or over what a newc cpio holds";
+		return "is too big: out of memory, or more than a newc "
+		       "cpio holds";
 	if (u->size < SELFMAG || memcmp(u->data, ELFMAG, SELFMAG))
 		return "is damaged: not an ELF module";
 	return NULL;
@@ -741,7 +744,8 @@ static void remove_partial_on_signal(int sig)
 }
 
 static const int partial_signals[] = { SIGINT, SIGTERM, SIGHUP };
-#define PARTIAL_SIGNALS	(sizeof(partial_signals) / sizeof(partial_signals[0]))
+#define PARTIAL_SIGNALS	\
+	(sizeof(partial_signals) / sizeof(partial_signals[0]))
 
 static void block_partial_signals(int how)
 {
