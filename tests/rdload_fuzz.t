@@ -3,6 +3,8 @@
 # target, makes tiny seed images with the real tools (every filesystem the
 # kernel finds, every compressor it reads), and fuzzes them for
 # RDLOAD_FUZZ_TIME seconds (default 30).  PASS when nothing crashed.
+# Before it, initrd's cpio walk (tests/cpio_fuzz.c) and mkcpio's module
+# unpacking (tests/mkcpio_fuzz.c), the same way.
 # The build shrinks rdload's buffers (RDLOAD_SMALL_BUFFERS: 64 KiB blocks,
 # 4 KiB writes), and the seeds include blocks at and over that maximum
 # and lzop's longest header, so the fuzzer's inputs reach every buffer's
@@ -13,6 +15,23 @@ time=${RDLOAD_FUZZ_TIME:-30}
 work=$(mktemp -d /tmp/kit-rdfuzz.XXXXXX)
 trap 'rm -rf "$work"; t_cleanup' EXIT
 fuzz=$work/rdload_fuzz
+
+# fuzz_build NAME BINARY SOURCE...: builds the target; false (and a FAIL)
+# when it does not build.
+fuzz_build() {
+	local name=$1 bin=$2
+
+	shift 2
+	if ! clang -g -O1 -fsanitize=fuzzer,address,undefined \
+		-fno-sanitize-recover=all -Iapplets -o "$bin" "$@" \
+		-lz -llzma -lbz2 -lzstd -llz4 -llzo2 2>"$bin.cc.log"
+	then
+		fail "$name: builds with clang -fsanitize=fuzzer" \
+			"$(tail -5 "$bin.cc.log")"
+		return 1
+	fi
+	pass "$name: builds with clang -fsanitize=fuzzer,address,undefined"
+}
 
 # run_fuzzer NAME BINARY DIR TIME OPTION...: fuzzes DIR/seeds into
 # DIR/corpus for TIME seconds; PASS when nothing crashed, else FAIL with
@@ -46,15 +65,8 @@ cpio_fuzz() {
 	local w=$work/cpio
 
 	mkdir -p "$w/seeds" "$w/corpus" "$w/ucode/kernel/x86/microcode" "$w/tree"
-	if ! clang -g -O1 -fsanitize=fuzzer,address,undefined \
-		-fno-sanitize-recover=all -Iapplets -o "$w/cpio_fuzz" \
-		tests/cpio_fuzz.c applets/lib.c 2>"$w/cc.log"
-	then
-		fail "cpio_fuzz: builds with clang -fsanitize=fuzzer" \
-			"$(tail -5 "$w/cc.log")"
+	fuzz_build cpio_fuzz "$w/cpio_fuzz" tests/cpio_fuzz.c applets/lib.c ||
 		return
-	fi
-	pass "cpio_fuzz: builds with clang -fsanitize=fuzzer,address,undefined"
 	head -c 700 /dev/urandom >"$w/ucode/kernel/x86/microcode/AuthenticAMD.bin"
 	echo hello >"$w/tree/init"
 	(cd "$w/ucode" && find kernel | cpio --quiet -o -H newc) >"$w/seeds/ucode"
@@ -67,16 +79,35 @@ cpio_fuzz() {
 }
 cpio_fuzz
 
-if ! clang -g -O1 -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=all -DRDLOAD_SMALL_BUFFERS -Iapplets \
-	-o "$fuzz" tests/rdload_fuzz.c -lz -llzma -lbz2 -lzstd -llz4 -llzo2 \
-	2>"$work/cc.log"
-then
-	fail "rdload_fuzz: builds with clang -fsanitize=fuzzer" \
-		"$(tail -5 "$work/cc.log")"
+# ---- mkcpio's module unpacking (tests/mkcpio_fuzz.c), for
+# RDLOAD_FUZZ_TIME seconds.  Seeds: a small ELF object as a plain .ko
+# and through xz (--check=crc32, as the kernel's modules are made), gzip
+# and zstd, whole, cut in half and empty, after the knob byte that picks
+# the suffix.
+mkcpio_fuzz() {
+	local w=$work/mkcpio knob=0 z
+
+	mkdir -p "$w/seeds" "$w/corpus"
+	fuzz_build mkcpio_fuzz "$w/mkcpio_fuzz" tests/mkcpio_fuzz.c \
+		applets/lib.c || return
+	echo 'int data[64] = { 1 }; int init_module(void) { return 0; }' |
+		clang -c -x c -o "$w/m.ko" - || fail "mkcpio_fuzz: a seed module"
+	for z in cat "xz --check=crc32 -c" "gzip -9c" "zstd -qc"; do
+		$z <"$w/m.ko" >"$w/m.z"
+		{ printf "\\$knob"; cat "$w/m.z"; } >"$w/seeds/$knob.whole"
+		{ printf "\\$knob"
+		  head -c $(($(stat -c %s "$w/m.z") / 2)) "$w/m.z"; } \
+			>"$w/seeds/$knob.cut"
+		printf "\\$knob" >"$w/seeds/$knob.empty"
+		knob=$((knob + 1))
+	done
+	run_fuzzer mkcpio_fuzz "$w/mkcpio_fuzz" "$w" "$time" -max_len=8192 \
+		-timeout=20 -rss_limit_mb=2048
+}
+mkcpio_fuzz
+
+fuzz_build rdload_fuzz "$fuzz" -DRDLOAD_SMALL_BUFFERS tests/rdload_fuzz.c ||
 	exit 1
-fi
-pass "rdload_fuzz: builds with clang -fsanitize=fuzzer,address,undefined"
 
 # Seeds: one knob byte (tests/rdload_fuzz.c: read size, target size,
 # identify only), then the image.  Raw filesystems cut to their first
