@@ -48,6 +48,7 @@ cross() {
 	if build "$arch" ARCH="$arch" &&
 	   file "$tmp/$arch/kit" | grep -q "$machine.*statically linked"; then
 		pass "$name"
+		echo "note: build: ARCH=$arch: kit is $(stat -c %s "$tmp/$arch/kit") bytes"
 	else
 		fail "$name" "$(file "$tmp/$arch/kit" 2>&1)" \
 			"$(tail -5 "$tmp/$arch.log")"
