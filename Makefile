@@ -226,6 +226,7 @@ help:
 	@echo 'make test T=..  build and run the tests named (tests/run T...)'
 	@echo 'make modules    build kernel/ for KDIR (default: the running kernel)'
 	@echo 'make run        boot a Debian kernel in qemu: the four applets at work'
-	@echo 'make vm-shell   a shell in that VM (K=5.10, 6.1, 6.12, 7.2, 7.3 or arm64/6.1; default 6.1)'
+	@echo 'make vm-shell   a shell in that VM (K=5.10, 6.1, 6.12, 7.2, 7.3, arm64/6.1'
+	@echo '                or arm64/6.12; default 6.1)'
 	@echo 'make bench B=.. benchmarks: tests/bench/run B...'
 	@echo 'make install    install kit and its links into $$(DESTDIR)$$(PREFIX)/bin'

@@ -1,7 +1,8 @@
 # The VM tests: every tests/guest/*.sh on Debian's 5.10, 6.1, 6.12, 7.2
-# and 7.3 kernels under qemu (tests/vm/run, one boot per kernel), then a
-# self-check that the rig reports failures, how long it all took, and the
-# table of the kernels kit is proven on, made from this run's results.
+# and 7.3 amd64 kernels and its 6.1 arm64 kernel (with KIT_ARM64's kit)
+# under qemu (tests/vm/run, one boot per kernel), then a self-check that
+# the rig reports failures, how long it all took, and the table of the
+# kernels kit is proven on, made from this run's results.
 . "$TESTS/lib.sh"
 start=$SECONDS
 log=$(mktemp)
@@ -70,13 +71,13 @@ kernel_table() {
 		vled[kernel()] = "not built: " why
 	}
 	END {
-		line = sprintf("  %-7s %-24s %-4s", "kernel", "Debian package", "boot")
+		line = sprintf("  %-10s %-24s %-4s", "kernel", "Debian package", "boot")
 		for (c = 1; c <= nc; c++)
 			line = line sprintf(" %-" colw[cols[c]] "s", cols[c])
 		print line " vled"
 		for (i = 1; i <= nk; i++) {
 			k = order[i]
-			line = sprintf("  %-7s %-24s %-4s", k,
+			line = sprintf("  %-10s %-24s %-4s", k,
 				       kver[k] ? kver[k] : "(not booted)",
 				       k in boot ? boot[k] : "-")
 			for (c = 1; c <= nc; c++) {
