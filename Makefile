@@ -79,7 +79,7 @@ endif
 
 .DELETE_ON_ERROR:
 .PHONY: all deps check test unit install uninstall modules modules_clean \
-	run vm-shell vmtest bench clean help
+	run vm-shell vmtest bench clean help kit-arm64
 
 all: $(KIT)
 
@@ -173,13 +173,21 @@ unit: $(patsubst %,$(O)/%,$(UNITS))
 deps:
 	$(Q)tests/deps
 
+# The kit of the VM tests' arm64 guests (tests/vm/run's KIT_ARM64),
+# cross-built in a directory of its own.
+KIT_ARM64 := $(O)/arm64/kit
+kit-arm64:
+	$(Q)$(MAKE) --no-print-directory ARCH=arm64 O=$(O)/arm64 KIT=$(KIT_ARM64) all
+
+TEST_ENV = KIT=$(abspath $(KIT)) KIT_ARM64=$(abspath $(KIT_ARM64)) O=$(abspath $(O))
+
 # The README's test command: install what is missing, build, test all.
 check: deps
-	$(Q)$(MAKE) --no-print-directory all unit
-	$(Q)KIT=$(abspath $(KIT)) O=$(abspath $(O)) tests/run
+	$(Q)$(MAKE) --no-print-directory all unit kit-arm64
+	$(Q)$(TEST_ENV) tests/run
 
-test: all unit
-	$(Q)KIT=$(abspath $(KIT)) O=$(abspath $(O)) tests/run $(T)
+test: all unit kit-arm64
+	$(Q)$(TEST_ENV) tests/run $(T)
 
 install: $(KIT)
 	install -d $(DESTDIR)$(PREFIX)/bin
@@ -204,11 +212,11 @@ run: deps
 # A shell in the VM, with kit and the module: make vm-shell K=6.12
 K ?= 6.1
 vm-shell: deps
-	$(Q)$(MAKE) --no-print-directory all
-	$(Q)KIT=$(abspath $(KIT)) tests/vm/run -i -k $(K)
+	$(Q)$(MAKE) --no-print-directory all kit-arm64
+	$(Q)$(TEST_ENV) tests/vm/run -i -k $(K)
 
-vmtest: all
-	$(Q)KIT=$(abspath $(KIT)) tests/run vm
+vmtest: all kit-arm64
+	$(Q)$(TEST_ENV) tests/run vm
 
 bench: all
 	$(Q)KIT=$(abspath $(KIT)) tests/bench/run $(B)
@@ -223,6 +231,7 @@ help:
 	@echo 'make test T=..  build and run the tests named (tests/run T...)'
 	@echo 'make modules    build kernel/ for KDIR (default: the running kernel)'
 	@echo 'make run        boot a Debian kernel in qemu: the four applets at work'
-	@echo 'make vm-shell   a shell in that VM (K=5.10, 6.1, 6.12, 7.2 or 7.3; default 6.1)'
+	@echo 'make vm-shell   a shell in that VM (K=5.10, 6.1, 6.12, 7.2, 7.3, arm64/6.1'
+	@echo '                or arm64/6.12; default 6.1)'
 	@echo 'make bench B=.. benchmarks: tests/bench/run B...'
 	@echo 'make install    install kit and its links into $$(DESTDIR)$$(PREFIX)/bin'

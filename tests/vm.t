@@ -1,7 +1,8 @@
 # The VM tests: every tests/guest/*.sh on Debian's 5.10, 6.1, 6.12, 7.2
-# and 7.3 kernels under qemu (tests/vm/run, one boot per kernel), then a
-# self-check that the rig reports failures, how long it all took, and the
-# table of the kernels kit is proven on, made from this run's results.
+# and 7.3 amd64 kernels and its 6.1 arm64 kernel (with KIT_ARM64's kit)
+# under qemu (tests/vm/run, one boot per kernel), then a self-check that
+# the rig reports failures, how long it all took, and the table of the
+# kernels kit is proven on, made from this run's results.
 . "$TESTS/lib.sh"
 start=$SECONDS
 log=$(mktemp)
@@ -70,13 +71,13 @@ kernel_table() {
 		vled[kernel()] = "not built: " why
 	}
 	END {
-		line = sprintf("  %-7s %-24s %-4s", "kernel", "Debian package", "boot")
+		line = sprintf("  %-10s %-24s %-4s", "kernel", "Debian package", "boot")
 		for (c = 1; c <= nc; c++)
 			line = line sprintf(" %-" colw[cols[c]] "s", cols[c])
 		print line " vled"
 		for (i = 1; i <= nk; i++) {
 			k = order[i]
-			line = sprintf("  %-7s %-24s %-4s", k,
+			line = sprintf("  %-10s %-24s %-4s", k,
 				       kver[k] ? kver[k] : "(not booted)",
 				       k in boot ? boot[k] : "-")
 			for (c = 1; c <= nc; c++) {
@@ -88,10 +89,13 @@ kernel_table() {
 	}' "$1"
 }
 
-# Deliberately failing guest scripts go through the rig on one kernel;
-# the FAIL lines they must cause are this check's PASSes, so their output
-# is shown indented, out of tests/run's count.
-selfcheck=$(VM_SCRIPT_TIMEOUT=5 tests/vm/run -k 6.12 tests/vm/selfcheck/*.sh 2>&1)
+# Deliberately failing guest scripts go through the rig on one kernel of
+# each architecture (their results come back on different devices, their
+# consoles print call traces differently); the FAIL lines they must cause
+# are this check's PASSes, so their output is shown indented, out of
+# tests/run's count.
+selfcheck=$(VM_SCRIPT_TIMEOUT=5 tests/vm/run -k 6.12 -k arm64/6.12 \
+	tests/vm/selfcheck/*.sh 2>&1)
 status=$?
 rig_reports() {
 	if grep -qxF "$2" <<<"$selfcheck"; then
@@ -100,29 +104,31 @@ rig_reports() {
 		fail "vm rig: $1" "want the line: $2" "got:" "$selfcheck"
 	fi
 }
-rig_reports "a false expectation in a guest is a FAIL" \
-	"FAIL: [6.12] selfcheck: 1 + 1 is 3"
-rig_reports "a guest script that reports nothing is a FAIL" \
-	"FAIL: [6.12] silent: reported no result (exit 3)"
-rig_reports "a guest script that hangs is stopped, a FAIL" \
-	"FAIL: [6.12] slow: stopped after its timeout"
-rig_reports "a call trace on the guest's console is a FAIL" \
-	"FAIL: [6.12] kernel log has no oops or warning"
-# The table is made of results: the self-check's row shows the three
-# scripts that fail and the boot whose console has a call trace as FAIL,
-# the script that passes (trace) as PASS.
-row=$(kernel_table <(echo "$selfcheck") | awk '$1 == "6.12" {
-	for (i = 3; i <= NF; i++)
-		if ($i == "PASS" || $i == "FAIL")
-			n[$i]++
-	print $3, n["FAIL"] + 0, n["PASS"] + 0
-}')
-if [ "$row" = "FAIL 4 1" ]; then
-	pass "vm rig: the kernel table shows what failed as FAIL"
-else
-	fail "vm rig: the kernel table shows what failed as FAIL" \
-		"$(kernel_table <(echo "$selfcheck"))"
-fi
+for k in 6.12 arm64/6.12; do
+	rig_reports "[$k] a false expectation in a guest is a FAIL" \
+		"FAIL: [$k] selfcheck: 1 + 1 is 3"
+	rig_reports "[$k] a guest script that reports nothing is a FAIL" \
+		"FAIL: [$k] silent: reported no result (exit 3)"
+	rig_reports "[$k] a guest script that hangs is stopped, a FAIL" \
+		"FAIL: [$k] slow: stopped after its timeout"
+	rig_reports "[$k] a call trace on the guest's console is a FAIL" \
+		"FAIL: [$k] kernel log has no oops or warning"
+	# The table is made of results: the self-check's row shows the
+	# three scripts that fail and the boot whose console has a call
+	# trace as FAIL, the script that passes (trace) as PASS.
+	row=$(kernel_table <(echo "$selfcheck") | awk -v k="$k" '$1 == k {
+		for (i = 3; i <= NF; i++)
+			if ($i == "PASS" || $i == "FAIL")
+				n[$i]++
+		print $3, n["FAIL"] + 0, n["PASS"] + 0
+	}')
+	if [ "$row" = "FAIL 4 1" ]; then
+		pass "vm rig: [$k] the kernel table shows what failed as FAIL"
+	else
+		fail "vm rig: [$k] the kernel table shows what failed as FAIL" \
+			"$(kernel_table <(echo "$selfcheck"))"
+	fi
+done
 if [ "$status" -eq 1 ]; then
 	pass "vm rig: exits 1 when a guest check fails"
 else
