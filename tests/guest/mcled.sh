@@ -508,7 +508,8 @@ refuse "pattern: an odd count is refused, nothing changed" 2 \
 	$KIT mcled -l multicolor:status pattern '0 100 255'
 
 t=$(since multicolor:status)
-expect "heartbeat: mcled heartbeat" 0 "" $KIT mcled -l multicolor:status heartbeat
+expect "heartbeat: mcled -b 100 heartbeat" 0 "" \
+	$KIT mcled -l multicolor:status -b 100 heartbeat
 sleep 3
 beats=$(after multicolor:status "$t" | awk '$2 > 0' | wc -l)
 if [ "$(trig_now)" = heartbeat ] && [ "$beats" -ge 2 ]; then
@@ -516,6 +517,9 @@ if [ "$(trig_now)" = heartbeat ] && [ "$beats" -ge 2 ]; then
 else
 	fail "heartbeat: running" "trigger $(trig_now)" "$(after multicolor:status "$t")"
 fi
+# The first beat may come before the brightness is written.
+expect "heartbeat: beats at -b's brightness" 0 100 \
+	sh -c "awk -v t=$t '\$1 > t && \$2 > 0 { print \$2 }' $LOG/multicolor:status | tail -n 3 | sort -u"
 
 for how in "blink 50 50" "pattern '0 100 255 100'" heartbeat; do
 	eval "$KIT mcled -l '*' $how" >/dev/null
