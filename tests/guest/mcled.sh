@@ -427,12 +427,18 @@ durations() {
 within() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 trig_now() { sed -n 's/.*\[\([^]]*\)\].*/\1/p' "$S/trigger"; }
 
-triggers=$($KIT mcled -l multicolor:status trigger)
+# In the order they registered: a built-in trigger comes first.
+triggers=" $($KIT mcled -l multicolor:status trigger) "
 case "$triggers" in
-*" timer"*" heartbeat"*" pattern"*|*" timer"*" pattern"*" heartbeat"*)
-	pass "trigger: lists timer, heartbeat and pattern" ;;
-*)	fail "trigger: lists timer, heartbeat and pattern" "$triggers" ;;
+*" timer "*) case "$triggers" in
+	*" heartbeat "*) case "$triggers" in
+		*" pattern "*) pass "trigger: lists timer, heartbeat and pattern"
+			       triggers= ;;
+		esac ;;
+	esac ;;
 esac
+[ -z "$triggers" ] ||
+	fail "trigger: lists timer, heartbeat and pattern" "$triggers"
 
 $KIT mcled -l multicolor:status set 43 226 138 >/dev/null
 $KIT mcled -l multicolor:status -b 128 >/dev/null
@@ -538,12 +544,19 @@ for how in "blink 50 50" "pattern '0 100 255 100'" heartbeat; do
 	fi
 done
 
-if rmmod ledtrig_heartbeat 2>/dev/null || rmmod ledtrig-heartbeat 2>/dev/null; then
+# A trigger whose module is unloaded: pattern's, or heartbeat's where
+# pattern is built in (timer's is needed below).  lacks TRIGGER ARGS...
+lacks() {
 	refuse "a trigger the kernel lacks: refused, its module named" 1 \
-		"^mcled: multicolor:status has no heartbeat trigger: load its module \(modprobe ledtrig-heartbeat\)" \
-		$KIT mcled -l multicolor:status heartbeat
+		"^mcled: multicolor:status has no $1 trigger: load its module \(modprobe ledtrig-$1\)" \
+		$KIT mcled -l multicolor:status "$@"
+}
+if rmmod ledtrig_pattern 2>/dev/null; then
+	lacks pattern '0 100 255 100'
+elif rmmod ledtrig_heartbeat 2>/dev/null; then
+	lacks heartbeat
 else
-	fail "a trigger the kernel lacks" "ledtrig-heartbeat is built in or would not unload"
+	fail "a trigger the kernel lacks" "ledtrig-pattern and ledtrig-heartbeat are built in"
 fi
 
 # --- Unloading with LEDs in use ---------------------------------------
