@@ -87,6 +87,17 @@ static const char *const trig_attrs[][TRIG_ATTRS + 1] = {
 
 enum action { ACT_NONE, ACT_STEADY, ACT_BLINK, ACT_PATTERN, ACT_HEARTBEAT };
 
+/* Each action: mcled's word, the trigger it sets, its arguments. */
+static const struct action_def {
+	const char *word, *trigger;
+	int nargs;
+} actions[] = {
+	[ACT_STEADY] = { "steady", "none", 0 },
+	[ACT_BLINK] = { "blink", "timer", 2 },
+	[ACT_PATTERN] = { "pattern", "pattern", 1 },
+	[ACT_HEARTBEAT] = { "heartbeat", "heartbeat", 0 },
+};
+
 struct led {
 	const char *name;		/* in KIT_SYSFS/class/leds */
 	int ncolors;
@@ -116,7 +127,6 @@ struct request {
 	bool has_brightness, percent;
 	long brightness;
 	enum action action;
-	const char *action_name;
 	unsigned long delay_on, delay_off;
 	const char *pattern;		/* as given */
 	long repeat;
@@ -355,15 +365,18 @@ static void read_led(struct led *led)
 		led->max_intensity[i] = led->max_brightness;
 }
 
-/* The settings' files of trigger name, in the order they are written. */
-static const char *const *attrs_of(const char *name)
+/* *t is trigger name, with its settings' files in the order they are
+ * written, their texts left empty. */
+static void trig_named(struct trig *t, const char *name)
 {
-	size_t i;
+	size_t i, j;
 
+	memset(t, 0, sizeof(*t));
+	snprintf(t->name, sizeof(t->name), "%s", name);
 	for (i = 0; i < sizeof(trig_attrs) / sizeof(trig_attrs[0]); i++)
-		if (!strcmp(trig_attrs[i][0], name))
-			return trig_attrs[i] + 1;
-	return NULL;
+		for (j = 0; !strcmp(trig_attrs[i][0], name) &&
+			    j < TRIG_ATTRS && trig_attrs[i][j + 1]; j++)
+			t->attr[j] = trig_attrs[i][j + 1];
 }
 
 /*
@@ -374,7 +387,6 @@ static const char *const *attrs_of(const char *name)
 static bool read_trig(const struct led *led, struct trig *t, const char *want)
 {
 	char line[LEDTEXT_PATTERN_SIZE], *names[256];
-	const char *const *attrs;
 	int i, n, current;
 	bool offered = !want;
 
@@ -388,13 +400,9 @@ static bool read_trig(const struct led *led, struct trig *t, const char *want)
 		die("%s has no %s trigger: load its module (modprobe "
 		    "ledtrig-%s), or see '%s' in mcled trigger", led->name,
 		    want, want, want);
-	snprintf(t->name, sizeof(t->name), "%s",
-		 current < 0 ? "none" : names[current]);
-	attrs = attrs_of(t->name);
-	for (i = 0; attrs && i < TRIG_ATTRS && attrs[i]; i++) {
-		t->attr[i] = attrs[i];
-		read_attr(led, attrs[i], t->text[i], sizeof(t->text[i]));
-	}
+	trig_named(t, current < 0 ? "none" : names[current]);
+	for (i = 0; i < TRIG_ATTRS && t->attr[i]; i++)
+		read_attr(led, t->attr[i], t->text[i], sizeof(t->text[i]));
 	return true;
 }
 
@@ -616,19 +624,17 @@ static void print_get(const struct led *led, bool closest)
 	printf("%s: brightness %ld of %ld, values %s\n", led->name,
 	       led->brightness, led->max_brightness,
 	       closest ? "rounded to closest" : "truncated");
-	if (led->has_max_intensity) {
-		printf("  %-10s %9s %6s %6s\n", "color", "intensity", "max",
-		       "value");
-		for (i = 0; i < led->ncolors; i++)
-			printf("  %-10s %9ld %6ld %6ld\n", led->color[i],
-			       led->intensity[i], led->max_intensity[i],
-			       value[i]);
-		return;
+	/* A max column where the kernel has per-channel maxima. */
+	printf("  %-10s %9s", "color", "intensity");
+	if (led->has_max_intensity)
+		printf(" %6s", "max");
+	printf(" %6s\n", "value");
+	for (i = 0; i < led->ncolors; i++) {
+		printf("  %-10s %9ld", led->color[i], led->intensity[i]);
+		if (led->has_max_intensity)
+			printf(" %6ld", led->max_intensity[i]);
+		printf(" %6ld\n", value[i]);
 	}
-	printf("  %-10s %9s %6s\n", "color", "intensity", "value");
-	for (i = 0; i < led->ncolors; i++)
-		printf("  %-10s %9ld %6ld\n", led->color[i], led->intensity[i],
-		       value[i]);
 }
 
 static int show(const char *pattern, bool json, bool get)
@@ -746,14 +752,10 @@ static void parse_set_arg(struct request *req, const char *arg)
 
 static enum action action_of(const char *word)
 {
-	static const char *const word_of[] = {
-		[ACT_STEADY] = "steady", [ACT_BLINK] = "blink",
-		[ACT_PATTERN] = "pattern", [ACT_HEARTBEAT] = "heartbeat",
-	};
 	int a;
 
 	for (a = ACT_STEADY; a <= ACT_HEARTBEAT; a++)
-		if (!strcmp(word, word_of[a]))
+		if (!strcmp(word, actions[a].word))
 			return a;
 	return ACT_NONE;
 }
@@ -762,15 +764,10 @@ static enum action action_of(const char *word)
 static void parse_action(struct request *req, const char *repeat_arg,
 			 int argc, char **argv)
 {
-	static const int nargs[] = {
-		[ACT_STEADY] = 0, [ACT_BLINK] = 2, [ACT_PATTERN] = 1,
-		[ACT_HEARTBEAT] = 0,
-	};
 	unsigned long repeat;
 
 	req->action = action_of(argv[0]);
-	req->action_name = argv[0];
-	if (argc - 1 != nargs[req->action])
+	if (argc - 1 != actions[req->action].nargs)
 		die_usage("%s takes %s", argv[0],
 			  req->action == ACT_BLINK ? "ON_MS OFF_MS" :
 			  req->action == ACT_PATTERN ?
@@ -782,8 +779,6 @@ static void parse_action(struct request *req, const char *repeat_arg,
 			  "milliseconds: %s %s", argv[1], argv[2]);
 	req->pattern = argv[1];
 	req->repeat = -1;
-	if (repeat_arg && req->action != ACT_PATTERN)
-		die_usage("-r goes with pattern");
 	if (repeat_arg && strcmp(repeat_arg, "-1") &&
 	    parse_ulong(repeat_arg, 10, 1, INT_MAX, &repeat))
 		die_usage("bad repeat '%s': give 1 or more times, or -1 "
@@ -824,10 +819,10 @@ static void parse_request(struct request *req, const char *bright_arg,
 	}
 	for (i = 0; i < end; i++)
 		parse_set_arg(req, argv[i]);
+	if (repeat_arg && (end == argc || action_of(argv[end]) != ACT_PATTERN))
+		die_usage("-r goes with pattern");
 	if (end < argc)
 		parse_action(req, repeat_arg, argc - end, argv + end);
-	else if (repeat_arg)
-		die_usage("-r goes with pattern");
 	if (req->npositional &&
 	    (req->npositional < req->nvalues || req->rgb_arg))
 		die_usage("give all values in order, or COLOR=V and #RRGGBB, "
@@ -917,17 +912,6 @@ static void plan_led(struct led *led, const struct request *req)
 			  led->name, led->new_brightness, led->max_brightness);
 }
 
-/* The trigger an action sets. */
-static const char *action_trigger(enum action action)
-{
-	static const char *const name[] = {
-		[ACT_STEADY] = "none", [ACT_BLINK] = "timer",
-		[ACT_PATTERN] = "pattern", [ACT_HEARTBEAT] = "heartbeat",
-	};
-
-	return name[action];
-}
-
 /*
  * What the action writes: its trigger and settings, and the brightness
  * after them.  Removing a trigger turns the LED off (led_trigger_set()),
@@ -938,21 +922,20 @@ static const char *action_trigger(enum action action)
  */
 static void plan_action(struct led *led, const struct request *req)
 {
+	const char *trigger = actions[req->action].trigger;
 	struct trig *t = led->new_trig;
 	char why[256];
 	bool lit;
 
-	if (!read_trig(led, led->trig, action_trigger(req->action)))
+	if (!read_trig(led, led->trig, trigger))
 		die("%s has no trigger file: this kernel has no LED triggers "
 		    "(CONFIG_LEDS_TRIGGERS)", led->name);
 	lit = !strcmp(led->trig->name, "none") && led->brightness;
-	snprintf(t->name, sizeof(t->name), "%s", action_trigger(req->action));
+	trig_named(t, trigger);
 	if (req->action == ACT_BLINK) {
-		t->attr[0] = "delay_on", t->attr[1] = "delay_off";
 		snprintf(t->text[0], sizeof(t->text[0]), "%lu", req->delay_on);
 		snprintf(t->text[1], sizeof(t->text[1]), "%lu", req->delay_off);
 	} else if (req->action == ACT_PATTERN) {
-		t->attr[0] = "pattern", t->attr[1] = "repeat";
 		if (ledtext_pattern(req->pattern, led->max_brightness,
 				    t->text[0], sizeof(t->text[0]), why,
 				    sizeof(why)))
@@ -960,7 +943,6 @@ static void plan_action(struct led *led, const struct request *req)
 		t->text[0][strlen(t->text[0]) - 1] = '\0';
 		snprintf(t->text[1], sizeof(t->text[1]), "%ld", req->repeat);
 	} else if (req->action == ACT_HEARTBEAT) {
-		t->attr[0] = "invert";
 		strcpy(t->text[0], "0");
 	}
 	if (req->action == ACT_PATTERN || led->new_brightness >= 0)
