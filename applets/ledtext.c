@@ -4,6 +4,7 @@
  */
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kit.h"
@@ -93,28 +94,34 @@ static int pattern_pair(const char *level_word, const char *ms_word, long max,
 int ledtext_pattern(const char *spec, long max, char *out, size_t size,
 		    char *why, size_t why_size)
 {
-	char copy[LEDTEXT_PATTERN_SIZE * 2], *word[2], *save = NULL;
+	char *copy = strdup(spec), *word[2], *save = NULL;
 	const char *sep = " \t\n";
 	size_t len = 0;
-	int n = 0;
+	int n = 0, ret = -1;
 
-	snprintf(copy, sizeof(copy), "%s", spec);
+	if (!copy) {
+		snprintf(why, why_size, "out of memory");
+		return -1;
+	}
 	for (;;) {
 		word[0] = strtok_r(n ? NULL : copy, sep, &save);
 		if (!word[0])
 			break;
 		word[1] = strtok_r(NULL, sep, &save);
 		n += word[1] ? 2 : 1;
-		if (word[1] && pattern_pair(word[0], word[1], max, out, size, &len, why,
-				 why_size))
-			return -1;
+		if (word[1] && pattern_pair(word[0], word[1], max, out, size,
+					    &len, why, why_size))
+			goto out;
 	}
 	if (n % 2 || n < 4) {
 		snprintf(why, why_size, "a pattern is 2 or more pairs of "
 			 "brightness and milliseconds, got %d number%s",
 			 n, n == 1 ? "" : "s");
-		return -1;
+		goto out;
 	}
 	strcpy(out + len, "\n");
-	return 0;
+	ret = 0;
+out:
+	free(copy);
+	return ret;
 }

@@ -147,6 +147,7 @@ static bool pattern_is(const char *spec, long max, const char *want,
 static void test_pattern(void)
 {
 	char many[LEDTEXT_PATTERN_SIZE * 2] = "";
+	static char spaced[LEDTEXT_PATTERN_SIZE * 3];
 	int i;
 
 	check("pattern: pairs as the kernel reads them",
@@ -163,6 +164,10 @@ static void test_pattern(void)
 	      pattern_is("0 10 255 -5", 255, NULL, "bad duration '-5'"));
 	check("pattern: a bad level is refused",
 	      pattern_is("0 10 x 5", 255, NULL, "bad brightness 'x'"));
+	memset(spaced, ' ', sizeof(spaced) - 16);
+	strcpy(spaced + sizeof(spaced) - 16, "0 1 255 1");
+	check("pattern: read whole, however much space it holds",
+	      pattern_is(spaced, 255, "0 1 255 1\n", NULL));
 	for (i = 0; i < 700; i++)
 		strcat(many, "255 1000 ");
 	check("pattern: more than a page is refused",
