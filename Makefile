@@ -61,13 +61,13 @@ BUILD_TOOLS := $(CC):gcc$(if $(CROSS_COMPILE),-$(TRIPLET_$(ARCH))) \
 	$(CLANG):clang $(LLVM_STRIP):llvm $(BPFTOOL):bpftool
 
 # An applet is an applets/*.c with a KIT_APPLET line; APPLETS= builds a
-# subset.  The other files are the core and helpers some applets share.
-CORE := kit lib
+# subset.  The engines they call sit in folders of their own under
+# applets/ (core/ is the multicall core every applet links).
 APPLETS ?= $(basename $(notdir $(shell grep -l '^KIT_APPLET' applets/*.c)))
-HELPERS := $(filter-out $(CORE) $(APPLETS),$(basename $(notdir $(shell \
-	   grep -L '^KIT_APPLET' applets/*.c))))
-OBJS := $(patsubst %,$(O)/%.o,$(CORE) $(APPLETS) $(HELPERS))
-BPF_PROGS := $(basename $(basename $(notdir $(wildcard bpf/*.bpf.c))))
+CORE := $(basename $(wildcard applets/core/*.c))
+ENGINES := $(basename $(filter-out applets/core/%,$(wildcard applets/*/*.c)))
+OBJS := $(patsubst applets/%,$(O)/%.o,$(CORE) $(addprefix applets/,$(APPLETS)) \
+	$(ENGINES))
 
 ifeq ($(V),1)
 Q :=
@@ -87,8 +87,9 @@ $(KIT): $(OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(KIT_LDFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-$(O)/%.o: applets/%.c applets/kit.h | $(O)/build-deps
+$(O)/%.o: applets/%.c applets/core/kit.h | $(O)/build-deps
 	$(call msg,CC,$@)
+	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(KIT_CFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # A file that says the build's needs were met for this CC.
@@ -109,9 +110,11 @@ $(O)/build-deps: | $(O)
 	fi; \
 	echo "$(CC)" >$@
 
-# An applet with a BPF program includes its generated skeleton, and its
+# A file with a BPF program includes its generated skeleton, and its
 # light skeleton (the kernel relocates the program: NAME_light).
-$(foreach p,$(BPF_PROGS),$(eval $(O)/$(p).o: $(O)/$(p).skel.h $(O)/$(p).lskel.h))
+$(O)/tcpiter.o: $(O)/tcpiter.skel.h $(O)/tcpiter.lskel.h
+$(O)/udpiter.o: $(O)/udpiter.skel.h $(O)/udpiter.lskel.h
+$(O)/sock/sockowner.o: $(O)/sockowner.skel.h $(O)/sockowner.lskel.h
 # tcpiter's lean program, the light skeleton only, is tcpiter.bpf.c with
 # less in it.
 $(O)/tcpiter.o: $(O)/tcpiter_lean.lskel.h
@@ -160,12 +163,12 @@ $(O):
 # Unit tests: tests/X_unit.c includes the code it tests.
 UNITS := $(basename $(notdir $(wildcard tests/*_unit.c)))
 # A unit test links the objects it names here besides the core's lib.o.
-mcled_unit_OBJS := $(O)/ledtext.o
+mcled_unit_OBJS := $(O)/led/ledtext.o
 .SECONDEXPANSION:
-$(O)/%_unit: tests/%_unit.c $(O)/lib.o $$($$*_unit_OBJS) \
-	   $(wildcard applets/*.c applets/*.h bpf/*.h tests/*.h) | $(O)
+$(O)/%_unit: tests/%_unit.c $(O)/core/lib.o $$($$*_unit_OBJS) \
+	   $(wildcard applets/*.c applets/*/*.[ch] bpf/*.h tests/*.h) | $(O)
 	$(call msg,CC,$@)
-	$(Q)$(CC) $(KIT_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(O)/lib.o \
+	$(Q)$(CC) $(KIT_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(O)/core/lib.o \
 		$($*_unit_OBJS) $(LDLIBS)
 
 unit: $(patsubst %,$(O)/%,$(UNITS))

@@ -37,8 +37,8 @@
 #include <linux/magic.h>
 
 
-#include "kit.h"
-#include "initrd.h"
+#include "core/kit.h"
+#include "boot/initrd.h"
 
 static const char usage[] =
 "Usage: initrd mkcpio [-r ROOT] [-k KVER] [-m MODULE]... [-o OUT]\n"

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "kit.h"
-#include "ledtext.h"
+#include "core/kit.h"
+#include "led/ledtext.h"
 
 /* led_colors[] of drivers/leds/led-core.c, in LED_COLOR_ID_* order. */
 #define COLOR_NAMES "white red green blue amber violet yellow ir multicolor " \

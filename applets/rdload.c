@@ -28,9 +28,9 @@
 #include <linux/fs.h>
 
 
-#include "blkspan.h"
-#include "kit.h"
-#include "rdimage.h"
+#include "rd/blkspan.h"
+#include "core/kit.h"
+#include "rd/rdimage.h"
 
 static const char usage[] =
 "Usage: rdload -i [-s START] IMAGE...\n"

@@ -5,8 +5,8 @@
  * applets/sockiter.c; the BPF program in bpf/tcpiter.bpf.c.
  */
 #include <errno.h>
-#include "kit.h"
-#include "sockiter.h"
+#include "core/kit.h"
+#include "sock/sockiter.h"
 #include "tcpiter.skel.h"
 #include "tcpiter.lskel.h"
 #include "tcpiter_lean.lskel.h"

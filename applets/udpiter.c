@@ -5,8 +5,8 @@
  * applets/sockiter.c; the BPF program in bpf/udpiter.bpf.c.
  */
 #include <errno.h>
-#include "kit.h"
-#include "sockiter.h"
+#include "core/kit.h"
+#include "sock/sockiter.h"
 #include "udpiter.skel.h"
 #include "udpiter.lskel.h"
 #include "udpkill.lskel.h"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * blkspan (applets/blkspan.c) over a fake sysfs tree (KIT_SYSFS): a disk
+ * blkspan (applets/rd/blkspan.c) over a fake sysfs tree (KIT_SYSFS): a disk
  * with two partitions, an md-like device stacked over one of them, a
  * stack that loops, an attribute that is not a number, a device sysfs
  * does not know; and what overlaps what.  Loop and device-mapper devices
@@ -8,7 +8,7 @@
  */
 #include <stdlib.h>
 
-#include "../applets/blkspan.c"
+#include "../applets/rd/blkspan.c"
 #include "unit.h"
 
 static char root[] = "/tmp/blkspan_unit.XXXXXX";

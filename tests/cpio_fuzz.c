@@ -8,12 +8,12 @@
  * (NULs may come first), where no further archive starts after NULs.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iapplets \
- *         tests/cpio_fuzz.c applets/lib.c
+ *         tests/cpio_fuzz.c applets/core/lib.c
  *
  * tests/rdload_fuzz.t builds it and runs it on seeds made by cpio.
  */
 #include "../applets/initrd.c"
-#include "../applets/rootdev.c"
+#include "../applets/boot/rootdev.c"
 #include <sys/mman.h>
 
 /* The boot's commands, which cpio_end() never reaches. */

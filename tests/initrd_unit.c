@@ -2,10 +2,10 @@
 /* Unit tests of initrd: the kernel command line, the cpio writer and
  * reader, module names and device numbers. */
 #include "../applets/initrd.c"
-#include "../applets/mkcpio.c"
-#include "../applets/rootdev.c"
-#include "../applets/rdimage.c"
-#include "../applets/rddecode.c"
+#include "../applets/boot/mkcpio.c"
+#include "../applets/boot/rootdev.c"
+#include "../applets/rd/rdimage.c"
+#include "../applets/rd/rddecode.c"
 #include "unit.h"
 
 /* The boot runs rdload in a child; these tests never boot. */

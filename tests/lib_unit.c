@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of applets/lib.c: numbers, sysfs_root, kit_getopt. */
+/* Unit tests of applets/core/lib.c: numbers, sysfs_root, kit_getopt. */
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../applets/kit.h"
+#include "../applets/core/kit.h"
 #include "unit.h"
 
 static bool ulong_is(const char *s, int base, unsigned long min,

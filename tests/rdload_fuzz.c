@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: rdload's engine (applets/rdimage.c, rddecode.c), and
+ * libFuzzer target: rdload's engine (applets/rd/rdimage.c, rddecode.c), and
  * nothing else, on any bytes: identified, decompressed and loaded from
  * memory into a target in memory, as the command loads a file into a
  * block device.  A crash, a sanitizer report, a write past
@@ -13,8 +13,8 @@
  * tools.  The first input byte picks how many bytes one read returns
  * (volume seams anywhere) and the target's size.
  */
-#include "../applets/rdimage.c"
-#include "../applets/rddecode.c"
+#include "../applets/rd/rdimage.c"
+#include "../applets/rd/rddecode.c"
 #include "rdload_mem.h"
 
 #define TARGET_MAX	(1 << 20)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rdload's loader driven from memory, for tests/rdload_unit.c and
- * tests/rdload_fuzz.c (which #include the engine, applets/rdimage.c and
+ * tests/rdload_fuzz.c (which #include the engine, applets/rd/rdimage.c and
  * rddecode.c, first): an image
  * in memory, read a few bytes at a time if asked, loaded into a target in
  * memory of a given capacity, through the same identification and

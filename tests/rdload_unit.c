@@ -7,8 +7,8 @@
  * small target, checking that only the region reported written changed.
  * Prints PASS:/FAIL: lines.
  */
-#include "../applets/rdimage.c"
-#include "../applets/rddecode.c"
+#include "../applets/rd/rdimage.c"
+#include "../applets/rd/rddecode.c"
 #include "rdload_mem.h"
 #include "unit.h"
 

@@ -4,9 +4,9 @@
  * state names, jiffies to clock_t (the code the BPF programs run), HZ
  * from a jiffies sample, and records formatted into /proc's text.
  */
-#include "../applets/sockiter.c"
-#include "../applets/sockfmt.c"
-#include "../applets/sockkill.c"
+#include "../applets/sock/sockiter.c"
+#include "../applets/sock/sockfmt.c"
+#include "../applets/sock/sockkill.c"
 #include "unit.h"
 
 static int prefix_is(const char *s, int family, const char *net_hex,

@@ -15,7 +15,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "rddecode.h"
+#include "rd/rddecode.h"
 
 /* ---- Streaming decoders: zlib, libbz2, liblzma, libzstd ---- */
 

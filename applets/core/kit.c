@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "kit.h"
+#include "core/kit.h"
 
 #ifndef KIT_VERSION
 #define KIT_VERSION "unknown"

@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kit.h"
-#include "ledtext.h"
+#include "core/kit.h"
+#include "led/ledtext.h"
 
 int ledtext_level(const char *s, long *value, bool *percent)
 {

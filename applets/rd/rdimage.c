@@ -21,7 +21,7 @@
 
 #include <zlib.h>
 
-#include "rddecode.h"
+#include "rd/rddecode.h"
 
 int rd_fail(struct load *ld, const char *fmt, ...)
 {

@@ -25,9 +25,9 @@
 #include <zstd.h>
 #include <zstd_errors.h>
 
-#include "kit.h"
-#include "initrd.h"
-#include "rdimage.h"
+#include "core/kit.h"
+#include "boot/initrd.h"
+#include "rd/rdimage.h"
 /* ---- mkcpio: a newc archive ---- */
 
 #define CPIO_FILE_MAX	0xffffffffUL	/* c_filesize: 8 hex digits */

@@ -10,7 +10,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "kit.h"
+#include "core/kit.h"
 
 const char *applet_name = "kit";
 const char *applet_usage;

@@ -13,8 +13,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "kit.h"
-#include "sockiter.h"
+#include "core/kit.h"
+#include "sock/sockiter.h"
 #include "sockowner.skel.h"
 #include "sockowner.lskel.h"
 

@@ -36,8 +36,8 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "kit.h"
-#include "sockiter.h"
+#include "core/kit.h"
+#include "sock/sockiter.h"
 
 /* Iterator programs are tracing programs: the kernel wants CAP_BPF and
  * CAP_PERFMON both, or CAP_SYS_ADMIN. */

@@ -17,8 +17,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "kit.h"
-#include "initrd.h"
+#include "core/kit.h"
+#include "boot/initrd.h"
 
 /* An ext2/3/4 superblock's UUID or label matches spec ("UUID=..."). */
 static bool ext_matches(const char *dev, const char *spec)

@@ -17,8 +17,8 @@
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
 
-#include "kit.h"
-#include "sockiter.h"
+#include "core/kit.h"
+#include "sock/sockiter.h"
 
 /* Not an errno the kernel returns here: kill's own refusal. */
 #define KILL_NO_DIAG	(-ENOPKG)	/* no inet_diag for the protocol */

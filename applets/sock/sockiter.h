@@ -11,7 +11,7 @@
 #include <linux/types.h>
 #include <stdbool.h>
 
-#include "../bpf/sockrec.h"
+#include "../../bpf/sockrec.h"
 
 /* The parts of tcpiter's and udpiter's usage that are the same. */
 #define SOCKITER_USAGE_FILTERS \

@@ -9,7 +9,7 @@
 
 #include <lz4.h>
 
-#include "rdimage.h"
+#include "rd/rdimage.h"
 
 /*
  * The fuzz build (tests/rdload_fuzz.t) shrinks the buffers, so that its

@@ -19,8 +19,8 @@
 #include <unistd.h>
 #include <zlib.h>
 
-#include "kit.h"
-#include "sockiter.h"
+#include "core/kit.h"
+#include "sock/sockiter.h"
 
 /* States by ss's names, and as ss's State column shows them. */
 const struct sock_state_names sock_states[SOCK_TCP_STATES] = {

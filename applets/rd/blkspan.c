@@ -21,8 +21,8 @@
 #include <linux/dm-ioctl.h>
 #include <linux/loop.h>
 
-#include "blkspan.h"
-#include "kit.h"
+#include "rd/blkspan.h"
+#include "core/kit.h"
 
 #define SECTOR_BYTES	512	/* sysfs sizes and dm tables count these */
 #define MAX_DEPTH	16	/* deeper, the stack is taken for a cycle */
