@@ -160,10 +160,14 @@ $(O):
 
 -include $(OBJS:.o=.d)
 
-# Unit tests: tests/X_unit.c includes the code it tests.
+# Unit tests: tests/X_unit.c links the layer it tests, the objects it
+# names here, besides the core's lib.o.
 UNITS := $(basename $(notdir $(wildcard tests/*_unit.c)))
-# A unit test links the objects it names here besides the core's lib.o.
+engine_objs = $(patsubst applets/%.c,$(O)/%.o,$(wildcard applets/$(1)/*.c))
 mcled_unit_OBJS := $(O)/led/ledtext.o
+rdload_unit_OBJS := $(call engine_objs,rd)
+blkspan_unit_OBJS := $(O)/rd/blkspan.o
+initrd_unit_OBJS := $(call engine_objs,rd)
 .SECONDEXPANSION:
 $(O)/%_unit: tests/%_unit.c $(O)/core/lib.o $$($$*_unit_OBJS) \
 	   $(wildcard applets/*.c applets/*/*.[ch] bpf/*.h tests/*.h) | $(O)

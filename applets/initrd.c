@@ -39,6 +39,7 @@
 
 #include "core/kit.h"
 #include "boot/initrd.h"
+#include "rd/rd.h"
 
 static const char usage[] =
 "Usage: initrd mkcpio [-r ROOT] [-k KVER] [-m MODULE]... [-o OUT]\n"
@@ -69,8 +70,6 @@ static const char usage[] =
 
 KIT_APPLET(initrd, "boot an old initrd image (ext2, minix... + /linuxrc)",
 	   usage);
-
-int rdload_main(int argc, char **argv);
 
 /* ---- the boot: the kernel command line ---- */
 
@@ -453,30 +452,59 @@ static const char *find_image(struct boot *b)
 		  "IMAGE), and no kit.image=PATH was given");
 }
 
-/* rdload in a child, so its messages are rdload's and its exit is not
- * PID 1's. */
+static int ask_volume(struct rd_job *job, const char *prompt)
+{
+	(void)job;
+	return ask_enter(prompt);
+}
+
+/* The engine's report lines, on the console. */
+static void say_line(struct rd_job *job, const char *line)
+{
+	(void)job;
+	puts(line);
+	fflush(stdout);
+}
+
+/*
+ * The image's volumes: image, and with kit.image=A,B,C the further ones.
+ * Returns their count.
+ */
+static int image_volumes(struct boot *b, const char *image, char **volumes,
+			 int max)
+{
+	int count = 0;
+	char *p;
+
+	volumes[count++] = (char *)image;
+	if (image == b->image)
+		for (p = b->image; count < max && (p = strchr(p, ','));)
+			*p++ = '\0', volumes[count++] = p;
+	return count;
+}
+
+/*
+ * The load in a child, rdload's words: its messages are rdload's, and
+ * the engine's buffers and threads end with it, not with PID 1.
+ */
 static void load_ramdisk(struct boot *b, const char *image)
 {
-	char start[32], *argv[40], *p;
-	int argc = 0, status;
+	char *volumes[38];
+	struct rd_job job = {
+		.volumes = volumes, .target = "/dev/ram0",
+		.start = (uint64_t)b->ramdisk_start * RD_BLOCK,
+		.prompt = b->prompt, .ask = ask_volume, .say = say_line,
+	};
+	int status;
 	pid_t pid;
 
-	snprintf(start, sizeof(start), "%ld", b->ramdisk_start);
-	argv[argc++] = "rdload";
-	argv[argc++] = "-s";
-	argv[argc++] = start;
-	if (b->prompt)
-		argv[argc++] = "--prompt";
-	argv[argc++] = (char *)image;
-	/* kit.image=A,B,C: further volumes after the first */
-	if (image == b->image)
-		for (p = b->image; argc < 39 && (p = strchr(p, ','));)
-			*p++ = '\0', argv[argc++] = p;
-	argv[argc] = NULL;
+	job.count = image_volumes(b, image, volumes, 38);
 	pid = fork();
 	if (pid == 0) {
 		applet_name = "rdload";
-		exit(rdload_main(argc, argv));
+		if (rd_load(&job))
+			die("%s", job.error);
+		exit(0);
 	}
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;

@@ -6,9 +6,13 @@
  * does not know; and what overlaps what.  Loop and device-mapper devices
  * need the kernel: tests/rdload.t and tests/guest/rdload.sh.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
 
-#include "../applets/rd/blkspan.c"
+#include "rd/blkspan.h"
 #include "unit.h"
 
 static char root[] = "/tmp/blkspan_unit.XXXXXX";

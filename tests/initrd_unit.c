@@ -4,8 +4,6 @@
 #include "../applets/initrd.c"
 #include "../applets/boot/mkcpio.c"
 #include "../applets/boot/rootdev.c"
-#include "../applets/rd/rdimage.c"
-#include "../applets/rd/rddecode.c"
 #include "unit.h"
 
 /* The boot runs rdload in a child; these tests never boot. */

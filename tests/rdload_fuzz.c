@@ -1,20 +1,24 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: rdload's engine (applets/rd/rdimage.c, rddecode.c), and
- * nothing else, on any bytes: identified, decompressed and loaded from
+ * libFuzzer target: the RAM-disk engine's image layers (applets/rd/: rdfs,
+ * rdio, rddecode, rdimage; linked), and nothing else, on any bytes: identified, decompressed and loaded from
  * memory into a target in memory, as the command loads a file into a
  * block device.  A crash, a sanitizer report, a write past
  * the target or a change past what the loader reports written is a bug.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iapplets \
- *         tests/rdload_fuzz.c -lz -llzma -lbz2 -lzstd -llz4 -llzo2
+ *         -DRDLOAD_SMALL_BUFFERS tests/rdload_fuzz.c applets/rd/rdfs.c \
+ *         applets/rd/rdio.c applets/rd/rddecode.c applets/rd/rdimage.c \
+ *         -lz -llzma -lbz2 -lzstd -llz4 -llzo2
  *
  * tests/rdload_fuzz.t builds it and runs it on seeds made by the real
  * tools.  The first input byte picks how many bytes one read returns
  * (volume seams anywhere) and the target's size.
  */
-#include "../applets/rd/rdimage.c"
-#include "../applets/rd/rddecode.c"
+#include <stdlib.h>
+#include <string.h>
+
+#include "rd/rdimage.h"
 #include "rdload_mem.h"
 
 #define TARGET_MAX	(1 << 20)

@@ -106,7 +106,9 @@ mkcpio_fuzz() {
 }
 mkcpio_fuzz
 
-fuzz_build rdload_fuzz "$fuzz" -DRDLOAD_SMALL_BUFFERS tests/rdload_fuzz.c ||
+fuzz_build rdload_fuzz "$fuzz" -DRDLOAD_SMALL_BUFFERS tests/rdload_fuzz.c \
+	applets/rd/rdfs.c applets/rd/rdio.c applets/rd/rddecode.c \
+	applets/rd/rdimage.c ||
 	exit 1
 
 # Seeds: one knob byte (tests/rdload_fuzz.c: read size, target size,

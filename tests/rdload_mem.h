@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * rdload's loader driven from memory, for tests/rdload_unit.c and
- * tests/rdload_fuzz.c (which #include the engine, applets/rd/rdimage.c and
- * rddecode.c, first): an image
- * in memory, read a few bytes at a time if asked, loaded into a target in
- * memory of a given capacity, through the same identification and
- * decompression code the command runs.
+ * tests/rdload_fuzz.c (which include the engine's private header,
+ * rd/rdimage.h, first, and link its image layers): an image in memory,
+ * read a few bytes at a time if asked, loaded into a target in memory of
+ * a given capacity, through the same identification and decompression
+ * code the command runs.
  */
 #ifndef RDLOAD_MEM_H
 #define RDLOAD_MEM_H
@@ -74,11 +74,11 @@ static void mem_setup(struct load *ld, struct mem_image *image,
 /* As rdload runs: identify, then load.  -2: nothing identified. */
 static int mem_load(struct load *ld)
 {
-	if (read_head(ld))
+	if (rd_read_head(ld))
 		return -1;
-	if (!identify(ld->head, &ld->id))
+	if (!rd_identify_head(ld->head, &ld->id))
 		return -2;
-	return rd_load(ld);
+	return rd_load_image(ld);
 }
 
 #endif

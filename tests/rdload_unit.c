@@ -7,8 +7,18 @@
  * small target, checking that only the region reported written changed.
  * Prints PASS:/FAIL: lines.
  */
-#include "../applets/rd/rdimage.c"
-#include "../applets/rd/rddecode.c"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <bzlib.h>
+#include <lz4.h>
+#include <lzma.h>
+#include <lzo/lzo1x.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "rd/rdimage.h"
 #include "rdload_mem.h"
 #include "unit.h"
 
@@ -35,7 +45,7 @@ static const char *identify_name(const unsigned char *head, uint64_t *kib)
 {
 	static struct ident id;
 
-	if (!identify(head, &id))
+	if (!rd_identify_head(head, &id))
 		return "none";
 	*kib = id.kib;
 	return id.format ? id.format->name : id.fs;
@@ -394,7 +404,7 @@ static unsigned char *lzop_put_header(unsigned char *p, uint32_t flags)
 	p[16] = lzop_name_len;
 	memset(p + 17, 'n', lzop_name_len);
 	p += 17 + lzop_name_len;
-	put_be32(p, lzop_checksum(flags & LZOP_HEADER_CRC32, start,
+	put_be32(p, rd_lzop_checksum(flags & LZOP_HEADER_CRC32, start,
 				  p - start));
 	p += 4;
 	if (flags & LZOP_EXTRA_FIELD) {
@@ -411,11 +421,11 @@ static unsigned char *lzop_put_sums(unsigned char *p, uint32_t flags,
 				    const unsigned char *data, size_t len)
 {
 	if (flags & adler) {
-		put_be32(p, lzop_checksum(false, data, len));
+		put_be32(p, rd_lzop_checksum(false, data, len));
 		p += 4;
 	}
 	if (flags & crc) {
-		put_be32(p, lzop_checksum(true, data, len));
+		put_be32(p, rd_lzop_checksum(true, data, len));
 		p += 4;
 	}
 	return p;
@@ -853,7 +863,7 @@ static void test_verify(void)
 		n = pieces[k % npieces];
 		if (n > len - i)
 			n = len - i;
-		ok &= !sum_written(&ld, data + i, n);
+		ok &= !rd_sum_written(&ld, data + i, n);
 		ld.queued += n;
 	}
 	ld.written = len;

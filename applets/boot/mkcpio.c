@@ -27,7 +27,7 @@
 
 #include "core/kit.h"
 #include "boot/initrd.h"
-#include "rd/rdimage.h"
+#include "rd/rd.h"
 /* ---- mkcpio: a newc archive ---- */
 
 #define CPIO_FILE_MAX	0xffffffffUL	/* c_filesize: 8 hex digits */
@@ -672,38 +672,23 @@ static void cpio_modules(struct cpio *c, struct modules *m)
 	cpio_data(c, LIST_PATH + 1, S_IFREG | 0644, list, len);
 }
 
-static ssize_t image_read(struct load *ld, void *buf, size_t len)
-{
-	ssize_t n;
-
-	do
-		n = read(*(int *)ld->in_ctx, buf, len);
-	while (n < 0 && errno == EINTR);
-	return n;
-}
-
 /* The filesystem in IMAGE, found as the kernel finds it, inside its
  * compression too (rdload -i's engine). */
 static const char *image_fs(const char *path, unsigned long start)
 {
-	struct load ld = { .read = image_read, .input_len = UINT64_MAX,
-			   .start = (uint64_t)start * RD_BLOCK };
-	const char *fs;
+	char *volumes[] = { (char *)path };
+	struct rd_job job = { .volumes = volumes, .count = 1,
+			      .start = (uint64_t)start * RD_BLOCK };
 	struct stat st;
-	int fd = open_regular(path, &st);
 
-	ld.input_len = st.st_size;
-	ld.in_ctx = &fd;
-	if (rd_alloc(&ld) || rd_find(&ld) || rd_report_size(&ld))
+	close(open_regular(path, &st));
+	if (rd_identify(&job))
 		die("%s: %s; give -s START if it starts at a later block (as "
-		    "ramdisk_start= will)", path, ld.error);
-	fs = ld.id.fs;
-	rd_free(&ld);
-	close(fd);
-	if (!fs)
+		    "ramdisk_start= will)", path, job.error);
+	if (!job.fs)
 		die("%s: the kernel would find no filesystem in it; name its "
 		    "module with -m", path);
-	return fs;
+	return job.fs;
 }
 
 /* The module that mounts the image's filesystem, unless built in:

@@ -17,6 +17,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "core/disk.h"
 #include "core/kit.h"
 #include "boot/initrd.h"
 
@@ -29,9 +30,9 @@ static bool ext_matches(const char *dev, const char *spec)
 
 	if (fd < 0)
 		return false;
-	i = pread(fd, sb, sizeof(sb), 1024);
+	i = pread(fd, sb, sizeof(sb), EXT2_SB_OFFSET);
 	close(fd);
-	if (i != sizeof(sb) || sb[0x38] != 0x53 || sb[0x39] != 0xef)
+	if (i != sizeof(sb) || !ext2_magic(sb))
 		return false;
 	if (!strncmp(spec, "LABEL=", 6))
 		return !strncmp((char *)sb + 0x78, spec + 6, 16) &&
@@ -41,11 +42,6 @@ static bool ext_matches(const char *dev, const char *spec)
 			     i == 4 || i == 6 || i == 8 || i == 10 ? "-" : "",
 			     sb[0x68 + i]);
 	return !strcasecmp(uuid, spec + 5);
-}
-
-static uint32_t le32(const unsigned char *p)
-{
-	return p[0] | p[1] << 8 | p[2] << 16 | (uint32_t)p[3] << 24;
 }
 
 /*
@@ -70,20 +66,20 @@ static bool part_uuid(const char *path, unsigned int lbs, unsigned int partno,
 	for (i = 0; i < 4; i++)
 		gpt |= mbr[446 + 16 * i + 4] == 0xee;	/* protective MBR */
 	if (!gpt) {
-		snprintf(uuid, 37, "%08x-%02x", le32(mbr + 440), partno);
+		snprintf(uuid, 37, "%08x-%02x", get_le32(mbr + 440), partno);
 		ok = true;
 		goto out;
 	}
 	if (pread(fd, hdr, sizeof(hdr), lbs) != sizeof(hdr) ||
-	    memcmp(hdr, "EFI PART", 8) || !partno || partno > le32(hdr + 80) ||
-	    le32(hdr + 84) < 32)
+	    memcmp(hdr, "EFI PART", 8) || !partno || partno > get_le32(hdr + 80) ||
+	    get_le32(hdr + 84) < 32)
 		goto out;
-	entries = (le32(hdr + 72) | (uint64_t)le32(hdr + 76) << 32) * lbs;
+	entries = (get_le32(hdr + 72) | (uint64_t)get_le32(hdr + 76) << 32) * lbs;
 	if (pread(fd, g, sizeof(g), entries + (uint64_t)(partno - 1) *
-		  le32(hdr + 84) + 16) != sizeof(g))
+		  get_le32(hdr + 84) + 16) != sizeof(g))
 		goto out;
 	snprintf(uuid, 37, "%08x-%04x-%04x-%02x%02x-%02x%02x%02x%02x%02x%02x",
-		 le32(g), g[4] | g[5] << 8, g[6] | g[7] << 8, g[8], g[9],
+		 get_le32(g), get_le16(g + 4), get_le16(g + 6), g[8], g[9],
 		 g[10], g[11], g[12], g[13], g[14], g[15]);
 	ok = true;
 out:

@@ -118,6 +118,13 @@ int running_version(int v[3]);
  * Returns its length or -1 with errno set. */
 ssize_t read_text(const char *path, char *buf, size_t size);
 
+/*
+ * "APPLET: prompt and press ENTER" on stderr, then waits for ENTER on the
+ * terminal, or on stdin without one: 0, or -1 with errno (0: the input
+ * ended).
+ */
+int ask_enter(const char *prompt);
+
 /* write() until done; -1 with errno on error. */
 ssize_t write_all(int fd, const void *buf, size_t len);
 

@@ -469,3 +469,21 @@ void json_string(FILE *out, const char *s)
 	fwrite(buf, 1, json_quote(buf, s, len) - buf, out);
 	free(buf);
 }
+
+int ask_enter(const char *prompt)
+{
+	int tty = open("/dev/tty", O_RDONLY | O_CLOEXEC);
+	int fd = tty >= 0 ? tty : STDIN_FILENO;
+	ssize_t n;
+	char c;
+
+	fprintf(stderr, "%s: %s and press ENTER\n", applet_name, prompt);
+	do
+		n = read(fd, &c, 1);
+	while ((n == 1 && c != '\n') || (n < 0 && errno == EINTR));
+	if (tty >= 0)
+		close(tty);
+	if (!n)
+		errno = 0;
+	return n == 1 ? 0 : -1;
+}

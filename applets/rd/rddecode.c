@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * rddecode: the decoders of rdimage's engine, one for every format the
+ * rddecode: the decoders of the RAM-disk engine, one for every format the
  * kernel decompresses (lib/decompress.c), each writing into the engine's
- * output buffers (rddecode.h) as it goes.
+ * output buffers (rdio.c) as it goes.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +15,7 @@
 #include <zlib.h>
 #include <zstd.h>
 
-#include "rd/rddecode.h"
+#include "rd/rdimage.h"
 
 /* ---- Streaming decoders: zlib, libbz2, liblzma, libzstd ---- */
 
@@ -270,8 +270,6 @@ static const struct codec zstd_codec = { zstd_init, zstd_step, zstd_end };
 
 /* ---- Block decoders: the lz4 legacy frame and the lzop file ---- */
 
-#define LZ4_LEGACY_MAGIC	0x184c2102
-#define LZ4_LEGACY_BLOCK	OUT_SIZE	/* 8 MiB but in the fuzz build */
 
 /*
  * Magic, then blocks: LE32 compressed size and the data, each block 8 MiB
@@ -328,14 +326,6 @@ static int unlz4(struct load *ld)
 	}
 }
 
-/* lzop's header flags that matter here. */
-#define LZOP_ADLER32_D		0x0001
-#define LZOP_ADLER32_C		0x0002
-#define LZOP_EXTRA_FIELD	0x0040
-#define LZOP_CRC32_D		0x0100
-#define LZOP_CRC32_C		0x0200
-#define LZOP_FILTER		0x0800
-#define LZOP_HEADER_CRC32	0x1000
 
 /*
  * The longest header lzop's format allows: magic 9, version and library
@@ -376,7 +366,7 @@ static int lzop_skip(struct load *ld, uint32_t len)
 	return 0;
 }
 
-static uint32_t lzop_checksum(bool crc, const unsigned char *p, size_t len)
+uint32_t rd_lzop_checksum(bool crc, const unsigned char *p, size_t len)
 {
 	return crc ? crc32_z(0, p, len) : adler32_z(1, p, len);
 }
@@ -411,7 +401,7 @@ static int lzop_read_header(struct load *ld, struct lzop_header *h)
 		return -1;
 	if (!lzop_take(ld, h, p[new_format ? 12 : 8]))
 		return -1;
-	sum = lzop_checksum(h->flags & LZOP_HEADER_CRC32, h->buf + 9,
+	sum = rd_lzop_checksum(h->flags & LZOP_HEADER_CRC32, h->buf + 9,
 			    h->len - 9);
 	if (!(p = lzop_take(ld, h, 4)))
 		return -1;
@@ -430,12 +420,12 @@ static int lzop_verify(struct load *ld, uint32_t flags, uint32_t adler_flag,
 		       const unsigned char *data, size_t len)
 {
 	if (flags & adler_flag) {
-		if (get_be32(sums) != lzop_checksum(false, data, len))
+		if (get_be32(sums) != rd_lzop_checksum(false, data, len))
 			return rd_fail(ld, "RAMDISK: lzo data corrupt (adler32)");
 		sums += 4;
 	}
 	if ((flags & crc_flag) &&
-	    get_be32(sums) != lzop_checksum(true, data, len))
+	    get_be32(sums) != rd_lzop_checksum(true, data, len))
 		return rd_fail(ld, "RAMDISK: lzo data corrupt (crc32)");
 	return 0;
 }
