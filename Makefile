@@ -47,8 +47,6 @@ CFLAGS ?= -O2
 KIT_CFLAGS := -std=gnu11 -Wall -Wextra -ffunction-sections -fdata-sections \
 	      -Iapplets -I$(O) -DKIT_VERSION='"$(VERSION)"'
 KIT_LDFLAGS := -static -s -Wl,--gc-sections
-# libbpf needs libelf and zlib; rdload's decompressors are the rest.
-LDLIBS += -lbpf -lelf -lz -llzma -lbz2 -lzstd -llz4 -llzo2
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ibpf -I$(O)
 
 # What the build takes from Debian: HEADER:PACKAGE for the compiler, and
@@ -64,10 +62,31 @@ BUILD_TOOLS := $(CC):gcc$(if $(CROSS_COMPILE),-$(TRIPLET_$(ARCH))) \
 # subset.  The engines they call sit in folders of their own under
 # applets/ (core/ is the multicall core every applet links).
 APPLETS ?= $(basename $(notdir $(shell grep -l '^KIT_APPLET' applets/*.c)))
+override APPLETS := $(sort $(APPLETS))
+$(foreach a,$(APPLETS),$(if $(wildcard applets/$(a).c),,\
+	$(error APPLETS: no applet $(a); kit has $(basename $(notdir \
+	$(shell grep -l '^KIT_APPLET' applets/*.c))))))
+# The engines the applets link: the folders their files include from
+# ("rd/rd.h": rd/), and the folders those engines include from.
+includes_of = $(sort $(shell sed -n 's|^\#include "\([a-z]*\)/.*|\1|p' \
+	/dev/null $(1)))
+engines_of = $(filter-out core,$(call includes_of,$(1)))
+ENGINE_DIRS := $(call engines_of,$(APPLETS:%=applets/%.c))
+ENGINE_DIRS := $(sort $(ENGINE_DIRS) \
+	$(call engines_of,$(wildcard $(ENGINE_DIRS:%=applets/%/*.c))))
 CORE := $(basename $(wildcard applets/core/*.c))
-ENGINES := $(basename $(filter-out applets/core/%,$(wildcard applets/*/*.c)))
+ENGINES := $(basename $(wildcard $(ENGINE_DIRS:%=applets/%/*.c)))
 OBJS := $(patsubst applets/%,$(O)/%.o,$(CORE) $(addprefix applets/,$(APPLETS)) \
 	$(ENGINES))
+# The libraries each engine calls; linked in this order (libbpf needs
+# libelf and zlib), and only those of the engines linked: a kit without
+# the socket applets has no libbpf, libelf or BPF object in it.
+LIBS_sock := -lbpf -lelf -lz
+LIBS_rd := -lz -llzma -lbz2 -lzstd -llz4 -llzo2
+LIBS_boot := -lz -llzma -lzstd
+LIBS_led :=
+LIBS_ORDER := -lbpf -lelf -lz -llzma -lbz2 -lzstd -llz4 -llzo2
+KIT_LDLIBS = $(filter $(foreach d,$(1),$(LIBS_$(d))),$(LIBS_ORDER))
 
 ifeq ($(V),1)
 Q :=
@@ -85,7 +104,8 @@ all: $(KIT)
 
 $(KIT): $(OBJS)
 	$(call msg,LINK,$@)
-	$(Q)$(CC) $(KIT_LDFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+	$(Q)$(CC) $(KIT_LDFLAGS) $(LDFLAGS) -o $@ $(OBJS) \
+		$(call KIT_LDLIBS,$(ENGINE_DIRS)) $(LDLIBS)
 
 $(O)/%.o: applets/%.c applets/core/kit.h | $(O)/build-deps
 	$(call msg,CC,$@)
@@ -173,7 +193,7 @@ $(O)/%_unit: tests/%_unit.c $(O)/core/lib.o $$($$*_unit_OBJS) \
 	   $(wildcard applets/*.c applets/*/*.[ch] bpf/*.h tests/*.h) | $(O)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(KIT_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(O)/core/lib.o \
-		$($*_unit_OBJS) $(LDLIBS)
+		$($*_unit_OBJS) $(call KIT_LDLIBS,sock rd boot led) $(LDLIBS)
 
 unit: $(patsubst %,$(O)/%,$(UNITS))
 

@@ -2,7 +2,9 @@
 # The build as packagers and image builders drive it: their CFLAGS and
 # LDFLAGS add to kit's, a missing -dev package is named, and ARCH= cross-
 # builds a static kit for each architecture kit supports.  Each build is
-# a fresh O= directory of its own.
+# a fresh O= directory of its own.  Each applet builds alone (APPLETS=),
+# and the full set: kit --list names that set, and the kit is static; the
+# size of each (stripped, as the build leaves it) goes in README's table.
 . "$TESTS/lib.sh"
 
 tmp=$(mktemp -d)
@@ -57,3 +59,42 @@ cross() {
 cross arm64 'ARM aarch64'
 cross arm 'ARM, EABI5'
 cross x86 'x86-64'
+
+# APPLETS=: each applet alone, and all of them.  A kit without tcpiter and
+# udpiter links no libbpf: its link line names no -lbpf or -lelf and no
+# BPF object went into it.
+all_applets=$(grep -l '^KIT_APPLET' applets/*.c | xargs -n1 basename |
+	sed 's/\.c$//' | sort | paste -sd' ')
+applets_alone() {
+	local set=$1 name=$2 dir=$tmp/$2 list bpf
+
+	if ! build "$name" -j2 APPLETS="$set" V=1; then
+		fail "build: APPLETS=\"$set\" builds" "$(tail -5 "$tmp/$name.log")"
+		return
+	fi
+	list=$("$dir/kit" --list | sort | paste -sd' ')
+	want=$(echo $set | tr ' ' '\n' | sort | paste -sd' ')
+	if [ "$list" = "$want" ] &&
+	   file "$dir/kit" | grep -q 'statically linked'; then
+		pass "build: APPLETS=\"$set\": a static kit of exactly those"
+	else
+		fail "build: APPLETS=\"$set\": a static kit of exactly those" \
+			"kit --list: $list" "$(file "$dir/kit")"
+	fi
+	case " $set " in
+	*" tcpiter "*|*" udpiter "*) ;;
+	*)	bpf=$(grep -E -e '-lbpf|-lelf|\.bpf\.o|skel\.h' "$tmp/$name.log"
+		      find "$dir" -name '*.bpf.o' -o -name '*skel.h')
+		if [ -z "$bpf" ]; then
+			pass "build: APPLETS=\"$set\": no libbpf, libelf or BPF object"
+		else
+			fail "build: APPLETS=\"$set\": no libbpf, libelf or BPF object" \
+				"$bpf"
+		fi ;;
+	esac
+	echo "note: build: APPLETS=\"$set\": kit is $(stat -c %s "$dir/kit") bytes stripped"
+}
+for a in $all_applets; do
+	applets_alone "$a" "alone-$a"
+done
+applets_alone "$all_applets" all
