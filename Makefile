@@ -187,7 +187,7 @@ engine_objs = $(patsubst applets/%.c,$(O)/%.o,$(wildcard applets/$(1)/*.c))
 mcled_unit_OBJS := $(O)/led/ledtext.o
 rdload_unit_OBJS := $(call engine_objs,rd)
 blkspan_unit_OBJS := $(O)/rd/blkspan.o
-initrd_unit_OBJS := $(call engine_objs,rd)
+initrd_unit_OBJS := $(call engine_objs,boot) $(call engine_objs,rd)
 .SECONDEXPANSION:
 $(O)/%_unit: tests/%_unit.c $(O)/core/lib.o $$($$*_unit_OBJS) \
 	   $(wildcard applets/*.c applets/*/*.[ch] bpf/*.h tests/*.h) | $(O)

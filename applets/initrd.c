@@ -73,125 +73,6 @@ KIT_APPLET(initrd, "boot an old initrd image (ext2, minix... + /linuxrc)",
 
 /* ---- the boot: the kernel command line ---- */
 
-struct boot {
-	char *root, *rootfstype, *rootflags, *init, *image, *shell;
-	bool rw, noinitrd, prompt;
-	long root_wait;		/* as the kernel's: s, 0 none, -1 for ever */
-	long rootdelay, ramdisk_start;
-	char cmdline[4096];
-	char reason[512];	/* why the boot stopped, for the console */
-};
-
-/* Base 0, as the kernel reads rootdelay=, rootwait= and ramdisk_start=;
- * bad when value is not a number. */
-static long cmdline_number(const char *name, const char *value, long bad)
-{
-	unsigned long n;
-
-	if (parse_ulong(value, 0, 0, LONG_MAX, &n)) {
-		warn_msg("ignoring %s=%s: not a number", name, value);
-		return bad;
-	}
-	return n;
-}
-
-/*
- * Does rootwait=N set a timeout?  Since 6.6, commit 3b0086ced97f ("init:
- * Add support for rootwait timeout parameter", rootwait_timeout_setup()).
- * Before, rootwait_setup() refused a value ("if (*str) return 0"), and
- * the kernel gave the unknown word to init: no wait at all.
- */
-static bool rootwait_has_timeout(void)
-{
-	int v[3], n = running_version(v);
-
-	return n < 2 || v[0] > 6 || (v[0] == 6 && v[1] >= 6);
-}
-
-/* rootwait=N as rootwait_timeout_setup(): N s, 0 none; a bad N, for ever. */
-static void rootwait_timeout(struct boot *b, const char *value)
-{
-	if (!rootwait_has_timeout()) {
-		warn_msg("ignoring rootwait=%s: a value needs Linux 6.6; "
-			 "give rootwait alone to wait", value);
-		return;
-	}
-	b->root_wait = cmdline_number("rootwait", value, -1);
-}
-
-/*
- * One word of the command line, quotes taken off as the kernel does.
- * ro, rw and rootwait take no value (readonly(), readwrite(),
- * rootwait_setup(): "if (*str) return 0"); an empty root= is none
- * (prepare_namespace() reads saved_root_name only when not empty).
- */
-static void boot_param(struct boot *b, char *word)
-{
-	char *value = strchr(word, '=');
-
-	if (value)
-		*value++ = '\0';
-	if (!strcmp(word, "root") && value)
-		b->root = *value ? value : NULL;
-	else if (!strcmp(word, "rootfstype") && value)
-		b->rootfstype = value;
-	else if (!strcmp(word, "rootflags") && value)
-		b->rootflags = value;
-	else if (!strcmp(word, "init") && value)
-		b->init = value;
-	else if (!strcmp(word, "ro") && !value)
-		b->rw = false;
-	else if (!strcmp(word, "rw") && !value)
-		b->rw = true;
-	else if (!strcmp(word, "rootwait") && !value)
-		b->root_wait = -1;
-	else if (!strcmp(word, "rootwait"))
-		rootwait_timeout(b, value);
-	else if (!strcmp(word, "rootdelay") && value)
-		b->rootdelay = cmdline_number(word, value, 0);
-	else if (!strcmp(word, "ramdisk_start") && value)
-		b->ramdisk_start = cmdline_number(word, value, 0);
-	else if (!strcmp(word, "noinitrd"))
-		b->noinitrd = true;
-	else if (!strcmp(word, "kit.image") && value)
-		b->image = value;
-	else if (!strcmp(word, "kit.shell") && value)
-		b->shell = value;
-	else if (!strcmp(word, "kit.prompt"))
-		b->prompt = true;
-}
-
-/* The kernel's isspace() (lib/ctype.c: _S), which next_arg() splits at:
- * \t \n \v \f \r, space, and Latin-1's no-break space. */
-#define CMDLINE_SPACES	" \t\n\v\f\r\xa0"
-
-/* The words of line, split at spaces outside double quotes; "--" ends
- * what the kernel (and so we) read. */
-static void parse_cmdline(struct boot *b, const char *line)
-{
-	char *p, *word, *q;
-	bool quoted;
-
-	snprintf(b->cmdline, sizeof(b->cmdline), "%s", line);
-	for (p = b->cmdline; *p;) {
-		p += strspn(p, CMDLINE_SPACES);
-		if (!*p)
-			break;
-		word = p;
-		for (quoted = false; *p && (quoted || !strchr(CMDLINE_SPACES, *p));
-		     p++)
-			if (*p == '"')
-				quoted = !quoted;
-		if (*p)
-			*p++ = '\0';
-		for (q = word; (q = strchr(q, '"'));)
-			memmove(q, q + 1, strlen(q));
-		if (!strcmp(word, "--"))
-			break;
-		boot_param(b, word);
-	}
-}
-
 /* ---- the boot: failing without a panic ---- */
 
 static struct boot *booting;
@@ -314,108 +195,19 @@ static void load_brd(void)
 			  "kit initrd mkcpio for this kernel");
 }
 
-/* The first byte at or after pos that is not NUL (EOF: the file's size). */
-static off_t skip_nuls(int fd, off_t pos)
+/* What follows the cpio in src, copied to IMAGE_PATH: true; false when
+ * nothing does. */
+static bool image_after_cpio(const char *src)
 {
-	char buf[4096];
-	ssize_t n, i;
+	int ret = copy_after_cpio(src, IMAGE_PATH);
 
-	while ((n = pread(fd, buf, sizeof(buf), pos)) > 0) {
-		for (i = 0; i < n && !buf[i]; i++)
-			;
-		pos += i;
-		if (i < n)
-			break;
-	}
-	return pos;
-}
-
-/* A newc header's field at off: 8 hex digits (parse_header()); no sign,
- * no spaces, which strtoul() would take. */
-static bool newc_field(const char *hdr, size_t off, unsigned long *value)
-{
-	char field[9];
-
-	memcpy(field, hdr + off, 8);
-	field[8] = '\0';
-	if (strspn(field, "0123456789abcdefABCDEF") != 8)
-		return false;
-	*value = strtoul(field, NULL, 16);
-	return true;
-}
-
-/*
- * Where the newc archives at the start of the initrd end, and the image
- * begins: early microcode, kit's wrapper, any others, walked entry by
- * entry as unpack_to_rootfs() does.  A '0' at a 4-byte boundary starts a
- * header, and NULs between entries and archives are padding (do_reset(),
- * and unpack_to_rootfs() skips them).  The image begins where the last
- * archive ends: NULs before it are its own (ext2's and minix's boot
- * block) unless an archive follows them.  0 when no archive comes first,
- * or one is cut or not newc (do_header(): "no cpio magic"); the file's
- * size when only NULs follow.
- */
-static off_t cpio_end(int fd)
-{
-	char hdr[NEWC_HDR_SIZE];
-	unsigned long namesize, filesize;
-	off_t pos, end = 0;
-	struct stat st;
-	ssize_t n;
-
-	if (fstat(fd, &st))
-		return 0;
-	for (;;) {
-		pos = skip_nuls(fd, end);
-		n = pread(fd, hdr, sizeof(hdr), pos);
-		if (n <= 0)
-			return end ? pos : 0;
-		if (hdr[0] != '0' || pos & 3)
-			return end;
-		if (n != sizeof(hdr) || memcmp(hdr, NEWC_MAGIC, 6) ||
-		    !newc_field(hdr, 54, &filesize) ||
-		    !newc_field(hdr, 94, &namesize))
-			return 0;
-		end = (pos + sizeof(hdr) + namesize + 3) & ~3;
-		end = (end + filesize + 3) & ~3;
-		if (end > st.st_size)
-			return 0;
-	}
-}
-
-/*
- * What follows a leading newc cpio in src (kit's wrapper, in an initrd
- * the kernel kept whole), copied to dst.  False when src is missing, is
- * no cpio, or nothing follows it.
- */
-static bool copy_after_cpio(const char *src, const char *dst)
-{
-	int in = open(src, O_RDONLY | O_CLOEXEC), out;
-	char buf[65536];
-	off_t pos;
-	ssize_t n;
-
-	if (in < 0)
-		return false;
-	pos = cpio_end(in);
-	n = pos ? pread(in, buf, 1, pos) : 0;
-	if (n <= 0) {
-		close(in);
-		return false;
-	}
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (out < 0)
+	if (ret == COPY_NO_FILE)
 		boot_fail("cannot copy the image out of %s: %s", src,
 			  strerror(errno));
-	while ((n = pread(in, buf, sizeof(buf), pos)) > 0) {
-		if (write_all(out, buf, n) < 0)
-			boot_fail("no room in memory to copy the image out of "
-				  "%s: %s", src, strerror(errno));
-		pos += n;
-	}
-	close(in);
-	close(out);
-	return true;
+	if (ret == COPY_NO_ROOM)
+		boot_fail("no room in memory to copy the image out of %s: %s",
+			  src, strerror(errno));
+	return ret > 0;
 }
 
 /*
@@ -425,7 +217,7 @@ static bool copy_after_cpio(const char *src, const char *dst)
  */
 static const char *find_image(struct boot *b)
 {
-	if (copy_after_cpio("/initrd.image", IMAGE_PATH)) {
+	if (image_after_cpio("/initrd.image")) {
 		unlink("/initrd.image");	/* its memory, given back */
 		warn_msg("the image follows the cpio in /initrd.image, "
 			 "which the kernel wrote");
@@ -435,7 +227,7 @@ static const char *find_image(struct boot *b)
 		warn_msg("the image is /initrd.image, which the kernel wrote");
 		return "/initrd.image";
 	}
-	if (copy_after_cpio("/sys/firmware/initrd", IMAGE_PATH)) {
+	if (image_after_cpio("/sys/firmware/initrd")) {
 		warn_msg("the image follows the cpio in /sys/firmware/initrd");
 		return IMAGE_PATH;
 	}
@@ -567,36 +359,6 @@ static void mount_dev(const char *what, const char *dev, const char *dir,
 		  tried[0] ? tried : "none");
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/*
- * root='s device, waited for as prepare_namespace() does: with rootwait
- * until it comes (rootwait=N: N s at most); without, only while drivers
- * may still probe (wait_for_device_probe()): ROOT_PROBE_S.
- */
-#define ROOT_PROBE_S	2
-static bool wait_root(const struct boot *b, dev_t *dev)
-{
-	double until = now() + (b->root_wait > 0 ? b->root_wait : ROOT_PROBE_S);
-	bool said = false;
-
-	while (!root_device(b->root, dev)) {
-		if (b->root_wait >= 0 && now() > until)
-			return false;
-		if (b->root_wait && !said)
-			warn_msg("waiting for root device %s...", b->root);
-		said = true;
-		usleep(100000);
-	}
-	return true;
-}
-
 /* The real root on /root: dev when known (real-root-dev), else root=. */
 static void mount_root(struct boot *b, dev_t dev, bool known)
 {
@@ -669,40 +431,6 @@ switch_root(struct boot *b, const char *dir, char **argv)
 		  "/etc/init, /bin/init, /bin/sh); boot with init=PATH");
 }
 
-/* handle_initrd()'s sysctl, until 7.0 */
-#define REAL_ROOT_DEV	"/proc/sys/kernel/real-root-dev"
-
-static int real_root_dev(unsigned int *value, bool write)
-{
-	char buf[32];
-	int fd, ret;
-
-	if (write) {
-		fd = open(REAL_ROOT_DEV, O_WRONLY | O_CLOEXEC);
-		if (fd < 0)
-			return -1;
-		ret = write_all(fd, buf, snprintf(buf, sizeof(buf), "%u\n",
-						  *value));
-		close(fd);
-		return ret < 0 ? -1 : 0;
-	}
-	if (read_text(REAL_ROOT_DEV, buf, sizeof(buf)) < 0)
-		return -1;
-	*value = strtoul(buf, NULL, 0);
-	return 0;
-}
-
-static unsigned int encode_dev(dev_t dev)
-{
-	return (minor(dev) & 0xff) | (major(dev) << 8) |
-	       ((minor(dev) & ~0xffU) << 12);
-}
-
-static dev_t decode_dev(unsigned int v)
-{
-	return makedev((v & 0xfff00) >> 8, (v & 0xff) | ((v >> 12) & 0xfff00));
-}
-
 /* /linuxrc as handle_initrd() ran it: the RAM disk moved over /,
  * chroot'ed, in a new session, with the console; we wait for it alone. */
 static void run_linuxrc(void)
@@ -743,28 +471,6 @@ static void run_linuxrc(void)
 			  pid > 0 && WIFSIGNALED(status) ? "signal" : "exit",
 			  pid > 0 && WIFSIGNALED(status) ? WTERMSIG(status) :
 			  pid > 0 ? WEXITSTATUS(status) : -1);
-}
-
-/*
- * Runs linuxrc as handle_initrd() did: real-root-dev holds root='s
- * device while it runs (5.x and 6.x still have it), and what it wrote
- * there, if that changed, names the real root.  True, with *dev, when
- * it did.
- */
-static bool linuxrc_chose_root(const struct boot *b, void (*linuxrc)(void),
-			       dev_t *dev)
-{
-	unsigned int rrd = 0, before = 0;
-
-	if (b->root && root_device(b->root, dev))
-		before = encode_dev(*dev);
-	if (!access(REAL_ROOT_DEV, W_OK))
-		real_root_dev(&before, true);
-	linuxrc();
-	if (real_root_dev(&rrd, false) || rrd == before)
-		return false;
-	*dev = decode_dev(rrd);
-	return true;
 }
 
 /* handle_initrd(): /linuxrc, then the real root with the RAM disk on

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: initrd's cpio_end() (applets/initrd.c), where /init
+ * libFuzzer target: initrd's cpio_end() (applets/boot/cpioend.c), where /init
  * finds the image after the initrd's leading newc archives, on any
  * bytes in a memory file.  A crash, a sanitizer report, a hang, or an
  * end that breaks what cpio_end() promises is a bug: the end is 0, the
@@ -8,26 +8,18 @@
  * (NULs may come first), where no further archive starts after NULs.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iapplets \
- *         tests/cpio_fuzz.c applets/core/lib.c
+ *         tests/cpio_fuzz.c applets/boot/cpioend.c applets/core/lib.c
  *
  * tests/rdload_fuzz.t builds it and runs it on seeds made by cpio.
  */
-#include "../applets/initrd.c"
-#include "../applets/boot/rootdev.c"
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
-/* The boot's commands, which cpio_end() never reaches. */
-int rdload_main(int argc, char **argv)
-{
-	(void)argc, (void)argv;
-	abort();
-}
-
-int mkcpio_main(int argc, char **argv)
-{
-	(void)argc, (void)argv;
-	abort();
-}
+#include "boot/initrd.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

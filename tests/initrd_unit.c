@@ -1,17 +1,23 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of initrd: the kernel command line, the cpio writer and
  * reader, module names and device numbers. */
-#include "../applets/initrd.c"
-#include "../applets/boot/mkcpio.c"
-#include "../applets/boot/rootdev.c"
-#include "unit.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
-/* The boot runs rdload in a child; these tests never boot. */
-int rdload_main(int argc, char **argv)
-{
-	(void)argc, (void)argv;
-	return 1;
-}
+#include "core/kit.h"
+#include "boot/initrd.h"
+#include "boot/mkcpio.h"
+#include "unit.h"
 
 /* parse_cmdline() into b, what it says on stderr (a warning) in said. */
 static void parse_saying(struct boot *b, const char *line, char *said,

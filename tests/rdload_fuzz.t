@@ -65,7 +65,8 @@ cpio_fuzz() {
 	local w=$work/cpio
 
 	mkdir -p "$w/seeds" "$w/corpus" "$w/ucode/kernel/x86/microcode" "$w/tree"
-	fuzz_build cpio_fuzz "$w/cpio_fuzz" tests/cpio_fuzz.c applets/core/lib.c ||
+	fuzz_build cpio_fuzz "$w/cpio_fuzz" tests/cpio_fuzz.c \
+		applets/boot/cpioend.c applets/core/lib.c ||
 		return
 	head -c 700 /dev/urandom >"$w/ucode/kernel/x86/microcode/AuthenticAMD.bin"
 	echo hello >"$w/tree/init"
@@ -89,7 +90,7 @@ mkcpio_fuzz() {
 
 	mkdir -p "$w/seeds" "$w/corpus"
 	fuzz_build mkcpio_fuzz "$w/mkcpio_fuzz" tests/mkcpio_fuzz.c \
-		applets/core/lib.c || return
+		applets/boot/kmodunpack.c applets/core/lib.c || return
 	echo 'int data[64] = { 1 }; int init_module(void) { return 0; }' |
 		clang -c -x c -o "$w/m.ko" - || fail "mkcpio_fuzz: a seed module"
 	for z in cat "xz --check=crc32 -c" "gzip -9c" "zstd -qc"; do

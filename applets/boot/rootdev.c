@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * initrd: root= as the kernel reads it (init/do_mounts.c, block/
+ * rootdev: root= as the kernel reads it (init/do_mounts.c, block/
  * early-lookup.c): a device name, MAJ:MIN, hex, an ext2/3/4 UUID= or
- * LABEL=, or a partition's PARTUUID= from its GPT or MBR.
+ * LABEL=, or a partition's PARTUUID= from its GPT or MBR; waited for as
+ * prepare_namespace() waits; and the real-root-dev that /linuxrc may
+ * write, as handle_initrd() read it.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -15,6 +18,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/disk.h"
@@ -22,7 +26,7 @@
 #include "boot/initrd.h"
 
 /* An ext2/3/4 superblock's UUID or label matches spec ("UUID=..."). */
-static bool ext_matches(const char *dev, const char *spec)
+bool ext_matches(const char *dev, const char *spec)
 {
 	unsigned char sb[256];
 	char uuid[37];
@@ -50,7 +54,7 @@ static bool ext_matches(const char *dev, const char *spec)
  * disk its signature and the number, "SSSSSSSS-PP".  lbs: the disk's
  * logical block size.  False when the disk has neither table.
  */
-static bool part_uuid(const char *path, unsigned int lbs, unsigned int partno,
+bool part_uuid(const char *path, unsigned int lbs, unsigned int partno,
 		      char uuid[37])
 {
 	unsigned char mbr[512], hdr[92], g[16];
@@ -218,5 +222,88 @@ bool root_device(const char *spec, dev_t *dev)
 	    sscanf(buf, "%u:%u", &maj, &min) != 2)
 		return false;
 	*dev = makedev(maj, min);
+	return true;
+}
+
+double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * root='s device, waited for as prepare_namespace() does: with rootwait
+ * until it comes (rootwait=N: N s at most); without, only while drivers
+ * may still probe (wait_for_device_probe()): ROOT_PROBE_S.
+ */
+
+bool wait_root(const struct boot *b, dev_t *dev)
+{
+	double until = now() + (b->root_wait > 0 ? b->root_wait : ROOT_PROBE_S);
+	bool said = false;
+
+	while (!root_device(b->root, dev)) {
+		if (b->root_wait >= 0 && now() > until)
+			return false;
+		if (b->root_wait && !said)
+			warn_msg("waiting for root device %s...", b->root);
+		said = true;
+		usleep(100000);
+	}
+	return true;
+}
+
+int real_root_dev(unsigned int *value, bool write)
+{
+	char buf[32];
+	int fd, ret;
+
+	if (write) {
+		fd = open(REAL_ROOT_DEV, O_WRONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -1;
+		ret = write_all(fd, buf, snprintf(buf, sizeof(buf), "%u\n",
+						  *value));
+		close(fd);
+		return ret < 0 ? -1 : 0;
+	}
+	if (read_text(REAL_ROOT_DEV, buf, sizeof(buf)) < 0)
+		return -1;
+	*value = strtoul(buf, NULL, 0);
+	return 0;
+}
+
+unsigned int encode_dev(dev_t dev)
+{
+	return (minor(dev) & 0xff) | (major(dev) << 8) |
+	       ((minor(dev) & ~0xffU) << 12);
+}
+
+dev_t decode_dev(unsigned int v)
+{
+	return makedev((v & 0xfff00) >> 8, (v & 0xff) | ((v >> 12) & 0xfff00));
+}
+
+/*
+ * Runs linuxrc as handle_initrd() did: real-root-dev holds root='s
+ * device while it runs (5.x and 6.x still have it), and what it wrote
+ * there, if that changed, names the real root.  True, with *dev, when
+ * it did.
+ */
+bool linuxrc_chose_root(const struct boot *b, void (*linuxrc)(void),
+			       dev_t *dev)
+{
+	unsigned int rrd = 0, before = 0;
+
+	if (b->root && root_device(b->root, dev))
+		before = encode_dev(*dev);
+	if (!access(REAL_ROOT_DEV, W_OK))
+		real_root_dev(&before, true);
+	linuxrc();
+	if (real_root_dev(&rrd, false) || rrd == before)
+		return false;
+	*dev = decode_dev(rrd);
 	return true;
 }

@@ -1,0 +1,122 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cmdline: the kernel command line as initrd's /init reads it, each word
+ * as the kernel's own parsers take it (next_arg(), the __setup() handlers
+ * of init/do_mounts*.c).  A value the kernel would refuse is ignored with
+ * a warning, as the kernel ignores it.
+ */
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/kit.h"
+#include "boot/initrd.h"
+
+/* Base 0, as the kernel reads rootdelay=, rootwait= and ramdisk_start=;
+ * bad when value is not a number. */
+static long cmdline_number(const char *name, const char *value, long bad)
+{
+	unsigned long n;
+
+	if (parse_ulong(value, 0, 0, LONG_MAX, &n)) {
+		warn_msg("ignoring %s=%s: not a number", name, value);
+		return bad;
+	}
+	return n;
+}
+
+/*
+ * Does rootwait=N set a timeout?  Since 6.6, commit 3b0086ced97f ("init:
+ * Add support for rootwait timeout parameter", rootwait_timeout_setup()).
+ * Before, rootwait_setup() refused a value ("if (*str) return 0"), and
+ * the kernel gave the unknown word to init: no wait at all.
+ */
+static bool rootwait_has_timeout(void)
+{
+	int v[3], n = running_version(v);
+
+	return n < 2 || v[0] > 6 || (v[0] == 6 && v[1] >= 6);
+}
+
+/* rootwait=N as rootwait_timeout_setup(): N s, 0 none; a bad N, for ever. */
+static void rootwait_timeout(struct boot *b, const char *value)
+{
+	if (!rootwait_has_timeout()) {
+		warn_msg("ignoring rootwait=%s: a value needs Linux 6.6; "
+			 "give rootwait alone to wait", value);
+		return;
+	}
+	b->root_wait = cmdline_number("rootwait", value, -1);
+}
+
+/*
+ * One word of the command line, quotes taken off as the kernel does.
+ * ro, rw and rootwait take no value (readonly(), readwrite(),
+ * rootwait_setup(): "if (*str) return 0"); an empty root= is none
+ * (prepare_namespace() reads saved_root_name only when not empty).
+ */
+static void boot_param(struct boot *b, char *word)
+{
+	char *value = strchr(word, '=');
+
+	if (value)
+		*value++ = '\0';
+	if (!strcmp(word, "root") && value)
+		b->root = *value ? value : NULL;
+	else if (!strcmp(word, "rootfstype") && value)
+		b->rootfstype = value;
+	else if (!strcmp(word, "rootflags") && value)
+		b->rootflags = value;
+	else if (!strcmp(word, "init") && value)
+		b->init = value;
+	else if (!strcmp(word, "ro") && !value)
+		b->rw = false;
+	else if (!strcmp(word, "rw") && !value)
+		b->rw = true;
+	else if (!strcmp(word, "rootwait") && !value)
+		b->root_wait = -1;
+	else if (!strcmp(word, "rootwait"))
+		rootwait_timeout(b, value);
+	else if (!strcmp(word, "rootdelay") && value)
+		b->rootdelay = cmdline_number(word, value, 0);
+	else if (!strcmp(word, "ramdisk_start") && value)
+		b->ramdisk_start = cmdline_number(word, value, 0);
+	else if (!strcmp(word, "noinitrd"))
+		b->noinitrd = true;
+	else if (!strcmp(word, "kit.image") && value)
+		b->image = value;
+	else if (!strcmp(word, "kit.shell") && value)
+		b->shell = value;
+	else if (!strcmp(word, "kit.prompt"))
+		b->prompt = true;
+}
+
+/* The kernel's isspace() (lib/ctype.c: _S), which next_arg() splits at:
+ * \t \n \v \f \r, space, and Latin-1's no-break space. */
+#define CMDLINE_SPACES	" \t\n\v\f\r\xa0"
+
+void parse_cmdline(struct boot *b, const char *line)
+{
+	char *p, *word, *q;
+	bool quoted;
+
+	snprintf(b->cmdline, sizeof(b->cmdline), "%s", line);
+	for (p = b->cmdline; *p;) {
+		p += strspn(p, CMDLINE_SPACES);
+		if (!*p)
+			break;
+		word = p;
+		for (quoted = false; *p && (quoted || !strchr(CMDLINE_SPACES, *p));
+		     p++)
+			if (*p == '"')
+				quoted = !quoted;
+		if (*p)
+			*p++ = '\0';
+		for (q = word; (q = strchr(q, '"'));)
+			memmove(q, q + 1, strlen(q));
+		if (!strcmp(word, "--"))
+			break;
+		boot_param(b, word);
+	}
+}

@@ -1,0 +1,231 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * cpio: mkcpio's newc archive (the format the kernel's init/initramfs.c
+ * reads), written as OUT.XXXXXX beside OUT and renamed over it when
+ * whole.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/kit.h"
+#include "boot/initrd.h"
+#include "boot/mkcpio.h"
+
+/* ---- mkcpio: a newc archive ---- */
+
+static void cpio_write(struct cpio *c, const void *buf, size_t len)
+{
+	static const char zeros[4];
+
+	if (write_all(c->fd, buf, len) < 0)
+		die_errno("write error on %s", c->path);
+	c->offset += len;
+	if (c->offset % 4 && write_all(c->fd, zeros, 4 - c->offset % 4) < 0)
+		die_errno("write error on %s", c->path);
+	c->offset = (c->offset + 3) & ~3ULL;
+}
+
+/* One header and name; the data follows, padded to 4 bytes. */
+void cpio_header(struct cpio *c, const char *name, unsigned int mode,
+		 dev_t rdev, unsigned long size)
+{
+	char hdr[111 + PATH_MAX];
+	int len;
+
+	if (size > CPIO_FILE_MAX)
+		die("%s: %lu bytes is more than a newc cpio can hold", name,
+		    size);
+	len = snprintf(hdr, sizeof(hdr),
+		       "070701%08lX%08X%08X%08X%08X%08X%08lX%08X%08X%08X"
+		       "%08X%08zX%08X%s", ++c->ino, mode, 0, 0,
+		       S_ISDIR(mode) ? 2 : 1, 0, size, 0, 0, major(rdev),
+		       minor(rdev), strlen(name) + 1, 0, name);
+	cpio_write(c, hdr, len + 1);
+}
+
+void cpio_data(struct cpio *c, const char *name, unsigned int mode,
+	       const void *data, size_t size)
+{
+	cpio_header(c, name, mode, 0, size);
+	cpio_write(c, data, size);
+}
+
+/* A file mkcpio copies (/init, IMAGE), open, and never a directory. */
+int open_regular(const char *path, struct stat *st)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0 || fstat(fd, st))
+		die_errno("cannot read %s", path);
+	if (S_ISDIR(st->st_mode))
+		die("%s is a directory; give the RAM disk image's file", path);
+	if (!S_ISREG(st->st_mode))
+		die("%s is not a regular file; give the RAM disk image's file",
+		    path);
+	return fd;
+}
+
+/* A file copied whole, under a name of its own. */
+void cpio_file(struct cpio *c, const char *name, const char *path)
+{
+	char buf[65536];
+	struct stat st;
+	ssize_t n;
+	off_t left;
+	int fd = open_regular(path, &st);
+
+	cpio_header(c, name, S_IFREG | (st.st_mode & 0755), 0, st.st_size);
+	for (left = st.st_size; left > 0; left -= n) {
+		n = read(fd, buf, left < (off_t)sizeof(buf) ? (size_t)left : sizeof(buf));
+		if (n <= 0)
+			die("%s changed while it was read", path);
+		if (write_all(c->fd, buf, n) < 0)
+			die_errno("write error on %s", c->path);
+		c->offset += n;
+	}
+	close(fd);
+	cpio_write(c, "", 0);
+}
+
+/*
+ * A regular OUT, or a new one, is written as OUT.XXXXXX in its directory
+ * and renamed over it when whole: a failure or a signal leaves no half
+ * archive, and an old OUT stays as it was.
+ */
+static char partial[PATH_MAX];
+
+static void remove_partial(void)
+{
+	if (partial[0])
+		unlink(partial);
+}
+
+/* INT, TERM, HUP: the partial file goes, then the signal does what it
+ * would have done. */
+static void remove_partial_on_signal(int sig)
+{
+	remove_partial();
+	raise(sig);
+}
+
+static const int partial_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define PARTIAL_SIGNALS	\
+	(sizeof(partial_signals) / sizeof(partial_signals[0]))
+
+static void block_partial_signals(int how)
+{
+	sigset_t set;
+	size_t i;
+
+	sigemptyset(&set);
+	for (i = 0; i < PARTIAL_SIGNALS; i++)
+		sigaddset(&set, partial_signals[i]);
+	sigprocmask(how, &set, NULL);
+}
+
+/* The handler, for each of those signals not ignored (nohup). */
+static void catch_partial_signals(void)
+{
+	struct sigaction sa = { .sa_handler = remove_partial_on_signal,
+				.sa_flags = SA_RESETHAND }, old;
+	size_t i;
+
+	for (i = 0; i < PARTIAL_SIGNALS; i++)
+		if (!sigaction(partial_signals[i], NULL, &old) &&
+		    old.sa_handler != SIG_IGN)
+			sigaction(partial_signals[i], &sa, NULL);
+}
+
+/*
+ * The partial file beside path, with the mode OUT will have: an old
+ * OUT's mode and owner (root can keep them), else what open(O_CREAT,
+ * 0666) gives under the umask.
+ */
+static int open_partial(const char *path, const struct stat *old)
+{
+	mode_t mask = umask(0);
+	int fd;
+
+	umask(mask);
+	if (snprintf(partial, sizeof(partial), "%s.XXXXXX", path) >=
+	    (int)sizeof(partial))
+		die_usage("-o %s: path too long", path);
+	atexit(remove_partial);
+	catch_partial_signals();
+	/* The name is whole before a handler may unlink it. */
+	block_partial_signals(SIG_BLOCK);
+	fd = mkostemp(partial, O_CLOEXEC);
+	if (fd < 0)
+		partial[0] = '\0';
+	block_partial_signals(SIG_UNBLOCK);
+	if (fd < 0)
+		die_errno("cannot create %s", path);
+	if (old && !geteuid() && fchown(fd, old->st_uid, old->st_gid))
+		die_errno("cannot give %s the owner of %s", partial, path);
+	if (fchmod(fd, old ? old->st_mode & 07777 : 0666 & ~mask))
+		die_errno("cannot set the mode of %s", partial);
+	return fd;
+}
+
+/*
+ * OUT as -o names it: a regular file (through symlinks too: the link
+ * stays) or a new name gets the partial file; a character device or a
+ * pipe (/dev/stdout) is written in place; nothing else, and never IMAGE
+ * itself.  Checked before the archive is built.
+ */
+int open_output(const char *out, const char *image, char **target)
+{
+	struct stat st, img;
+	int fd;
+
+	*target = NULL;
+	if (out[strlen(out) - 1] == '/')
+		die("-o %s names a directory; give the archive's file name, "
+		    "e.g. -o %sinitrd.cpio", out, out);
+	if (stat(out, &st)) {
+		if (errno != ENOENT)
+			die_errno("cannot write %s", out);
+		if (!lstat(out, &st))
+			die("-o %s is a symlink to nothing; give the archive's "
+			    "file name", out);
+		*target = strdup(out);
+		return open_partial(out, NULL);
+	}
+	if (S_ISDIR(st.st_mode))
+		die("-o %s is a directory; give the archive's file name, e.g. "
+		    "-o %s/initrd.cpio", out, out);
+	if (image && !stat(image, &img) && img.st_dev == st.st_dev &&
+	    img.st_ino == st.st_ino)
+		die("-o %s is IMAGE itself: write the archive elsewhere", out);
+	if (S_ISREG(st.st_mode)) {
+		*target = realpath(out, NULL);
+		if (!*target)
+			die_errno("cannot resolve %s", out);
+		return open_partial(*target, &st);
+	}
+	if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
+		die("-o %s is neither a file, a pipe nor a character device: "
+		    "mkcpio does not write over it", out);
+	fd = open(out, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		die_errno("cannot write %s", out);
+	if (isatty(fd))
+		die_usage("the cpio is binary: -o %s is a terminal", out);
+	return fd;
+}
+
+/* A regular OUT's partial file, whole, takes its place. */
+void close_output(struct cpio *c, const char *target)
+{
+	if (close(c->fd) || (target && rename(partial, target)))
+		die_errno("write error on %s", c->path);
+	partial[0] = '\0';
+}

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kmodunpack: a module file as the kernel's finit_module() takes it,
+ * unpacked from xz, gzip or zstd, so that /init loads it on any kernel.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <lzma.h>
+#include <zlib.h>
+#include <zstd.h>
+
+#include "core/kit.h"
+#include "boot/mkcpio.h"
+
+char *read_whole(const char *path, size_t *size)
+{
+	struct stat st;
+	char *buf;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st))
+		return NULL;
+	buf = malloc(st.st_size + 1);
+	if (!buf || read(fd, buf, st.st_size) != st.st_size)
+		die("cannot read %s", path);
+	buf[st.st_size] = '\0';
+	close(fd);
+	if (size)
+		*size = st.st_size;
+	return buf;
+}
+
+/* ---- mkcpio: a module as the kernel's finit_module() takes it ---- */
+
+/* More room for the output, doubling: false when out of memory, or
+ * when a newc entry could not hold it (a bomb, or damage). */
+static bool more_room(struct unpacked *u, size_t in_size)
+{
+	size_t cap = u->cap ? 2 * u->cap : 4 * in_size + 4096;
+	unsigned char *data;
+
+	if (u->cap >= CPIO_FILE_MAX)
+		return false;
+	data = realloc(u->data, cap);
+	if (!data)
+		return false;
+	u->data = data;
+	u->cap = cap;
+	return true;
+}
+
+/* Where the output goes on, with room after it; NULL when no more room
+ * is had. */
+static unsigned char *out_room(struct unpacked *u, size_t in_size)
+{
+	if (u->size == u->cap && !more_room(u, in_size))
+		return NULL;
+	return u->data + u->size;
+}
+
+/*
+ * Each decoder runs until its stream ends (UNPACKED), the input ends
+ * first or is wrong (DAMAGED), or no more room is had (TOO_BIG).  Each
+ * reads one stream, as the kernel's module_decompress() does.
+ */
+enum unpack { UNPACKED, DAMAGED, TOO_BIG };
+
+static enum unpack unpack_xz(const unsigned char *in, size_t size,
+			     struct unpacked *u)
+{
+	lzma_stream xz = LZMA_STREAM_INIT;
+	lzma_ret ret = LZMA_OK;
+
+	if (lzma_stream_decoder(&xz, UINT64_MAX, 0) != LZMA_OK)
+		return TOO_BIG;
+	xz.next_in = in, xz.avail_in = size;
+	while (ret == LZMA_OK && (xz.next_out = out_room(u, size))) {
+		xz.avail_out = u->cap - u->size;
+		ret = lzma_code(&xz, LZMA_FINISH);
+		u->size = u->cap - xz.avail_out;
+	}
+	lzma_end(&xz);
+	return ret == LZMA_STREAM_END ? UNPACKED :
+	       ret == LZMA_OK ? TOO_BIG : DAMAGED;
+}
+
+static enum unpack unpack_gz(const unsigned char *in, size_t size,
+			     struct unpacked *u)
+{
+	z_stream z = { .next_in = (unsigned char *)in, .avail_in = size };
+	int ret = Z_OK;
+
+	if (inflateInit2(&z, 16 + MAX_WBITS) != Z_OK)
+		return TOO_BIG;
+	while (ret == Z_OK && (z.next_out = out_room(u, size))) {
+		z.avail_out = u->cap - u->size;
+		ret = inflate(&z, Z_NO_FLUSH);
+		u->size = u->cap - z.avail_out;
+		/* No progress with room left: the input ended early. */
+		if (ret == Z_BUF_ERROR && z.avail_out)
+			break;
+		if (ret == Z_BUF_ERROR)
+			ret = Z_OK;
+	}
+	inflateEnd(&z);
+	return ret == Z_STREAM_END ? UNPACKED :
+	       ret == Z_OK ? TOO_BIG : DAMAGED;
+}
+
+static enum unpack unpack_zst(const unsigned char *in, size_t size,
+			      struct unpacked *u)
+{
+	ZSTD_DCtx *dctx = ZSTD_createDCtx();
+	ZSTD_inBuffer zin = { in, size, 0 };
+	ZSTD_outBuffer zout;
+	size_t ret = 1;
+	enum unpack result = TOO_BIG;
+
+	while (dctx && ret && out_room(u, size)) {
+		zout = (ZSTD_outBuffer){ u->data, u->cap, u->size };
+		ret = ZSTD_decompressStream(dctx, &zout, &zin);
+		u->size = zout.pos;
+		/* An error, or no more input and room left: damage. */
+		if (ZSTD_isError(ret) ||
+		    (ret && zin.pos == zin.size && zout.pos < zout.size)) {
+			result = DAMAGED;
+			break;
+		}
+	}
+	if (dctx && !ret)
+		result = UNPACKED;
+	ZSTD_freeDCtx(dctx);
+	return result;
+}
+
+/*
+ * in, the file path names, as the kernel's finit_module() takes it:
+ * unpacked as its suffix says, and an ELF file (what load_module()
+ * checks first, elf_validity_cache_copy()), never empty.  NULL, with
+ * *u the module, or why not.
+ */
+const char *unpack_module_data(const char *path, const unsigned char *in,
+			       size_t size, struct unpacked *u)
+{
+	enum unpack ret = UNPACKED;
+
+	*u = (struct unpacked){ NULL, 0, 0 };
+	if (!size)
+		return "is damaged: it is empty";
+	if (strstr(path, ".ko.xz"))
+		ret = unpack_xz(in, size, u);
+	else if (strstr(path, ".ko.zst"))
+		ret = unpack_zst(in, size, u);
+	else if (strstr(path, ".ko.gz"))
+		ret = unpack_gz(in, size, u);
+	else if (strstr(path, ".ko."))
+		return "uses a compression kit does not know";
+	else if ((u->data = malloc(size + 1)))
+		memcpy(u->data, in, u->size = u->cap = size);
+	else
+		ret = TOO_BIG;
+	if (ret == DAMAGED)
+		return "is damaged: it does not decompress";
+	if (ret == TOO_BIG)
+		return "is too big: out of memory, or more than a newc "
+		       "cpio holds";
+	if (u->size < SELFMAG || memcmp(u->data, ELFMAG, SELFMAG))
+		return "is damaged: not an ELF module";
+	return NULL;
+}
+
+void unpack_module(const char *path, struct unpacked *u)
+{
+	size_t in_size;
+	unsigned char *in = (unsigned char *)read_whole(path, &in_size);
+	const char *why;
+
+	if (!in)
+		die_errno("cannot read %s", path);
+	why = unpack_module_data(path, in, in_size, u);
+	if (why)
+		die("%s %s; reinstall its package", path, why);
+	free(in);
+}
