@@ -184,7 +184,7 @@ $(O):
 # names here, besides the core's lib.o.
 UNITS := $(basename $(notdir $(wildcard tests/*_unit.c)))
 engine_objs = $(patsubst applets/%.c,$(O)/%.o,$(wildcard applets/$(1)/*.c))
-mcled_unit_OBJS := $(O)/led/ledtext.o
+mcled_unit_OBJS := $(call engine_objs,led)
 rdload_unit_OBJS := $(call engine_objs,rd)
 blkspan_unit_OBJS := $(O)/rd/blkspan.o
 initrd_unit_OBJS := $(call engine_objs,boot) $(call engine_objs,rd)

@@ -5,21 +5,11 @@
  * names a LED's colors, multi_intensity holds one value per color in that
  * order, brightness scales them all.
  */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <fnmatch.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "core/kit.h"
-#include "led/ledtext.h"
-
-/* led_colors[] of drivers/leds/led-core.c, in LED_COLOR_ID_* order. */
-#define COLOR_NAMES "white red green blue amber violet yellow ir multicolor " \
-		    "rgb purple orange pink cyan lime"
+#include "led/led.h"
 
 static const char usage[] =
 "Usage: mcled [-l NAME] [-j] [list]      multicolor LEDs and their state\n"
@@ -62,28 +52,9 @@ static const char usage[] =
 KIT_APPLET(mcled, "multicolor LEDs: list, get, set color and brightness",
 	   usage);
 
-#define MAX_COLORS	15	/* LED_COLOR_ID_MAX, the kernel's limit */
-#define COLOR_LEN	16
 #define CHOICES_SHOWN	4	/* names in the "choose one" message */
 
-/*
- * A trigger and the settings written after it, in that order: ledtrig-
- * timer's delays, ledtrig-pattern's pattern then repeat (which restarts
- * it), ledtrig-heartbeat's invert.
- */
-#define TRIG_NAME	64
-#define TRIG_ATTRS	2
-struct trig {
-	char name[TRIG_NAME];
-	const char *attr[TRIG_ATTRS];	/* NULL: none */
-	char text[TRIG_ATTRS][LEDTEXT_PATTERN_SIZE];
-};
 
-static const char *const trig_attrs[][TRIG_ATTRS + 1] = {
-	{ "timer", "delay_on", "delay_off" },
-	{ "pattern", "pattern", "repeat" },
-	{ "heartbeat", "invert" },
-};
 
 enum action { ACT_NONE, ACT_STEADY, ACT_BLINK, ACT_PATTERN, ACT_HEARTBEAT };
 
@@ -98,20 +69,6 @@ static const struct action_def {
 	[ACT_HEARTBEAT] = { "heartbeat", "heartbeat", 0 },
 };
 
-struct led {
-	const char *name;		/* in KIT_SYSFS/class/leds */
-	int ncolors;
-	char color[MAX_COLORS][COLOR_LEN];
-	long intensity[MAX_COLORS];
-	long brightness, max_brightness;
-	/* Each channel's maximum: multi_max_intensity, or max_brightness
-	 * where the kernel has no such file (before 7.2) */
-	long max_intensity[MAX_COLORS];
-	bool has_max_intensity;
-	long new_intensity[MAX_COLORS];	/* what set writes */
-	long new_brightness;		/* -1: left alone */
-	struct trig *trig, *new_trig;	/* with an action: before, after */
-};
 
 /* One argument of set: COLOR=V, or a value in order (color NULL). */
 struct color_value {
@@ -134,315 +91,6 @@ struct request {
 
 static const char *const rgb_names[3] = { "red", "green", "blue" };
 
-/* Is name one of the words of COLOR_NAMES? */
-static bool known_color(const char *name)
-{
-	size_t len = strlen(name), wlen;
-	const char *word = COLOR_NAMES;
-
-	while (len && *word) {
-		wlen = strcspn(word, " ");
-		if (wlen == len && !strncmp(word, name, len))
-			return true;
-		word += wlen + (word[wlen] == ' ');
-	}
-	return false;
-}
-
-/* multi_index ("green blue red") into color[]; -1 when it does not fit. */
-static int split_colors(char *line, char color[][COLOR_LEN])
-{
-	char *word, *save;
-	int n = 0;
-
-	for (word = strtok_r(line, " ", &save); word;
-	     word = strtok_r(NULL, " ", &save)) {
-		if (n == MAX_COLORS || strlen(word) >= COLOR_LEN)
-			return -1;
-		strcpy(color[n++], word);
-	}
-	return n ? n : -1;
-}
-
-/* multi_intensity ("43 226 138") into value[]; -1 when malformed. */
-static int parse_intensities(const char *line, long *value, int max)
-{
-	const char *p = line;
-	char *end;
-	int n = 0;
-
-	for (;;) {
-		p += strspn(p, " ");
-		if (!*p)
-			return n;
-		if (n == max)
-			return -1;
-		errno = 0;
-		value[n++] = strtol(p, &end, 10);
-		if (end == p || errno || (*end && *end != ' '))
-			return -1;
-		p = end;
-	}
-}
-
-/* "v1 v2 ... vn\n": the kernel refuses a space before the newline. */
-static void format_intensities(const long *value, int n, char *buf,
-			       size_t size)
-{
-	size_t len = 0;
-	int i;
-
-	for (i = 0; i < n && len < size; i++)
-		len += snprintf(buf + len, size - len, i ? " %ld" : "%ld",
-				value[i]);
-	if (len < size)
-		snprintf(buf + len, size - len, "\n");
-}
-
-/*
- * An intensity or brightness as the kernel's %i reads it (sysfs does):
- * decimal, 0x hex, leading-0 octal.
- */
-static int parse_value(const char *s, long *value)
-{
-	unsigned long v;
-
-	if (parse_ulong(s, 0, 0, LONG_MAX, &v))
-		return -1;
-	*value = v;
-	return 0;
-}
-
-/* "RRGGBB", six hex digits (after the '#'), into rgb[]; -1 otherwise. */
-static int parse_rgb(const char *s, unsigned char rgb[3])
-{
-	char byte[3] = "";
-	int i;
-
-	if (strlen(s) != 6 || strspn(s, "0123456789abcdefABCDEF") != 6)
-		return -1;
-	for (i = 0; i < 3; i++) {
-		memcpy(byte, s + 2 * i, 2);
-		rgb[i] = strtoul(byte, NULL, 16);
-	}
-	return 0;
-}
-
-/* A color component 0..255 as an intensity 0..max, rounded. */
-static long scale_component(unsigned int component, long max)
-{
-	return (component * max + 127) / 255;
-}
-
-/*
- * What the kernel drives on one color (led_mc_calc_color_components()),
- * in its unsigned int arithmetic, wrap-around included.
- */
-static unsigned int driven_value(unsigned int brightness,
-				 unsigned int intensity, unsigned int max,
-				 bool closest)
-{
-	unsigned int product = brightness * intensity;
-
-	if (!max)
-		return 0;
-	return closest ? (product + max / 2) / max : product / max;
-}
-
-/*
- * Does kernel version v (n numbers of it read) round each color's value
- * to closest?  Commit 065d099f1be5 made it so in 6.6; stable took it
- * into 6.5.3, 6.4.16, 6.1.53 and 5.15.132 (not 5.10).
- */
-static bool version_rounds(const int v[3], int n)
-{
-	static const int since[][3] = {
-		{ 5, 15, 132 }, { 6, 1, 53 }, { 6, 4, 16 }, { 6, 5, 3 },
-	};
-	size_t i;
-
-	if (n < 2)
-		return true;	/* unknown: assume today's kernels */
-	if (v[0] > 6 || (v[0] == 6 && v[1] >= 6))
-		return true;
-	for (i = 0; i < sizeof(since) / sizeof(since[0]); i++)
-		if (v[0] == since[i][0] && v[1] == since[i][1])
-			return v[2] >= since[i][2];
-	return false;
-}
-
-static bool running_kernel_rounds(void)
-{
-	int v[3];
-
-	return version_rounds(v, running_version(v));
-}
-
-static const char *leds_dir(void)
-{
-	static char dir[PATH_MAX];
-
-	if (!*dir)
-		snprintf(dir, sizeof(dir), "%s/class/leds", sysfs_root());
-	return dir;
-}
-
-/* KIT_SYSFS/class/leds/NAME/ATTR into path (PATH_MAX bytes). */
-static void attr_path(const char *name, const char *attr, char *path)
-{
-	if (snprintf(path, PATH_MAX, "%s/%s/%s", leds_dir(), name, attr) >=
-	    PATH_MAX)
-		die("path too long: %s/%s/%s", leds_dir(), name, attr);
-}
-
-/* false when the LED has no such file */
-static bool read_optional_attr(const struct led *led, const char *attr,
-			       char *buf, size_t size)
-{
-	char path[PATH_MAX];
-
-	attr_path(led->name, attr, path);
-	if (read_text(path, buf, size) >= 0)
-		return true;
-	if (errno != ENOENT)
-		die_errno("cannot read %s", path);
-	return false;
-}
-
-static void read_attr(const struct led *led, const char *attr, char *buf,
-		      size_t size)
-{
-	char path[PATH_MAX];
-
-	if (!read_optional_attr(led, attr, buf, size)) {
-		attr_path(led->name, attr, path);
-		errno = ENOENT;
-		die_errno("cannot read %s", path);
-	}
-}
-
-/* multi_intensity or multi_max_intensity: a number per color */
-static void read_per_color(const struct led *led, const char *attr,
-			   char *buf, long *value)
-{
-	if (parse_intensities(buf, value, MAX_COLORS) != led->ncolors)
-		die("%s: %s is not %d numbers: %s", led->name, attr,
-		    led->ncolors, buf);
-}
-
-static long read_number(const struct led *led, const char *attr)
-{
-	char buf[32];
-	long value;
-
-	read_attr(led, attr, buf, sizeof(buf));
-	if (parse_value(buf, &value))
-		die("%s: %s is not a number: %s", led->name, attr, buf);
-	return value;
-}
-
-static void read_led(struct led *led)
-{
-	char buf[512];
-	int i;
-
-	read_attr(led, "multi_index", buf, sizeof(buf));
-	led->ncolors = split_colors(buf, led->color);
-	if (led->ncolors < 0)
-		die("%s: multi_index is not 1 to %d color names", led->name,
-		    MAX_COLORS);
-	read_attr(led, "multi_intensity", buf, sizeof(buf));
-	read_per_color(led, "multi_intensity", buf, led->intensity);
-	led->brightness = read_number(led, "brightness");
-	led->max_brightness = read_number(led, "max_brightness");
-	/* Per-channel maxima: 7.2, commit 2682d6308654. */
-	led->has_max_intensity = read_optional_attr(led, "multi_max_intensity",
-						    buf, sizeof(buf));
-	if (led->has_max_intensity)
-		read_per_color(led, "multi_max_intensity", buf,
-			       led->max_intensity);
-	for (i = 0; i < led->ncolors && !led->has_max_intensity; i++)
-		led->max_intensity[i] = led->max_brightness;
-}
-
-/* *t is trigger name, with its settings' files in the order they are
- * written, their texts left empty. */
-static void trig_named(struct trig *t, const char *name)
-{
-	size_t i, j;
-
-	memset(t, 0, sizeof(*t));
-	snprintf(t->name, sizeof(t->name), "%s", name);
-	for (i = 0; i < sizeof(trig_attrs) / sizeof(trig_attrs[0]); i++)
-		for (j = 0; !strcmp(trig_attrs[i][0], name) &&
-			    j < TRIG_ATTRS && trig_attrs[i][j + 1]; j++)
-			t->attr[j] = trig_attrs[i][j + 1];
-}
-
-/*
- * The LED's trigger and its settings into *t; false when the LED has no
- * trigger file (a kernel without CONFIG_LEDS_TRIGGERS, a fake tree).
- * want (or NULL): a trigger the LED must offer, or mcled refuses.
- */
-static bool read_trig(const struct led *led, struct trig *t, const char *want)
-{
-	char line[LEDTEXT_PATTERN_SIZE], *names[256];
-	int i, n, current;
-	bool offered = !want;
-
-	memset(t, 0, sizeof(*t));
-	if (!read_optional_attr(led, "trigger", line, sizeof(line)))
-		return false;
-	n = ledtext_triggers(line, names, 256, &current);
-	for (i = 0; i < n && !offered; i++)
-		offered = !strcmp(names[i], want);
-	if (!offered)
-		die("%s has no %s trigger: load its module (modprobe "
-		    "ledtrig-%s), or see '%s' in mcled trigger", led->name,
-		    want, want, want);
-	trig_named(t, current < 0 ? "none" : names[current]);
-	for (i = 0; i < TRIG_ATTRS && t->attr[i]; i++)
-		read_attr(led, t->attr[i], t->text[i], sizeof(t->text[i]));
-	return true;
-}
-
-static bool is_multicolor(const char *name)
-{
-	char path[PATH_MAX];
-
-	attr_path(name, "multi_index", path);
-	return !access(path, F_OK);
-}
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* The names in the LED class directory that pattern matches, sorted. */
-static char **matching_names(const char *pattern, int *count)
-{
-	DIR *dir = opendir(leds_dir());
-	char **names = NULL;
-	struct dirent *entry;
-	int n = 0;
-
-	while (dir && (entry = readdir(dir))) {
-		if (*entry->d_name == '.' ||
-		    fnmatch(pattern, entry->d_name, 0))
-			continue;
-		names = realloc(names, (n + 1) * sizeof(*names));
-		if (!names || !(names[n++] = strdup(entry->d_name)))
-			die("out of memory");
-	}
-	if (dir)
-		closedir(dir);
-	if (n)
-		qsort(names, n, sizeof(*names), by_name);
-	*count = n;
-	return names;
-}
-
 /*
  * The multicolor LEDs that pattern (NULL: all) names, sorted by name.  An
  * exact name must be a multicolor LED; a glob keeps the multicolor ones.
@@ -452,12 +100,15 @@ static struct led *select_leds(const char *pattern, int *count)
 	bool exact = pattern && !strpbrk(pattern, "*?[");
 	int i, n = 0, nnames;
 	char **names;
+	char why[LED_WHY_SIZE];
 	struct led *leds;
 
 	if (pattern && strchr(pattern, '/'))
 		die_usage("-l takes a LED name or glob, not a path: %s",
 			  pattern);
 	names = matching_names(pattern ? pattern : "*", &nnames);
+	if (nnames < 0)
+		die("out of memory");
 	if (!nnames && pattern)
 		die("no LED %s '%s' in %s", exact ? "named" : "matches",
 		    pattern, leds_dir());
@@ -472,7 +123,8 @@ static struct led *select_leds(const char *pattern, int *count)
 			continue;
 		}
 		leds[n].name = names[i];
-		read_led(&leds[n++]);
+		if (read_led(&leds[n++], why))
+			die("%s", why);
 	}
 	if (!n && pattern)
 		die("no multicolor LED matches '%s' in %s", pattern,
@@ -640,6 +292,7 @@ static void print_get(const struct led *led, bool closest)
 static int show(const char *pattern, bool json, bool get)
 {
 	bool closest = get && running_kernel_rounds();
+	char why[LED_WHY_SIZE];
 	int i, n;
 	struct led *leds = select_leds(pattern, &n);
 
@@ -649,7 +302,8 @@ static int show(const char *pattern, bool json, bool get)
 		leds[i].trig = calloc(1, sizeof(struct trig));
 		if (!leds[i].trig)
 			die("out of memory");
-		read_trig(&leds[i], leds[i].trig, NULL);
+		if (read_trig(&leds[i], leds[i].trig, NULL, why) < 0)
+			die("%s", why);
 	}
 	if (json)
 		print_json(leds, n, get, closest);
@@ -668,12 +322,13 @@ static int show(const char *pattern, bool json, bool get)
  * one in brackets; -j: "triggers" and "current". */
 static int show_triggers(const char *pattern, bool json)
 {
-	char line[LEDTEXT_PATTERN_SIZE], *names[256];
+	char line[LEDTEXT_PATTERN_SIZE], *names[256], why[LED_WHY_SIZE];
 	int i, j, n, count, current;
 	struct led *leds = select_leds(pattern, &n);
 
 	for (i = 0; i < n; i++) {
-		read_attr(&leds[i], "trigger", line, sizeof(line));
+		if (read_attr(&leds[i], "trigger", line, sizeof(line), why))
+			die("%s", why);
 		if (!json) {
 			printf("%s: %s\n", leds[i].name, line);
 			continue;
@@ -924,10 +579,13 @@ static void plan_action(struct led *led, const struct request *req)
 {
 	const char *trigger = actions[req->action].trigger;
 	struct trig *t = led->new_trig;
-	char why[256];
+	char why[LED_WHY_SIZE];
 	bool lit;
+	int has = read_trig(led, led->trig, trigger, why);
 
-	if (!read_trig(led, led->trig, trigger))
+	if (has < 0)
+		die("%s", why);
+	if (!has)
 		die("%s has no trigger file: this kernel has no LED triggers "
 		    "(CONFIG_LEDS_TRIGGERS)", led->name);
 	lit = !strcmp(led->trig->name, "none") && led->brightness;
@@ -955,100 +613,6 @@ static void plan_action(struct led *led, const struct request *req)
 				      led->max_brightness;
 }
 
-static void check_writable(const struct led *led, const char *attr)
-{
-	char path[PATH_MAX];
-
-	attr_path(led->name, attr, path);
-	if (!access(path, W_OK))
-		return;
-	if (errno == EACCES || errno == EPERM || errno == EROFS)
-		die("need root or write access to %s", path);
-	die_errno("cannot write %s", path);
-}
-
-/*
- * One write(): sysfs parses each write by itself.  O_TRUNC is what a
- * shell's > does; sysfs ignores it, a fake tree in a test needs it.
- * Returns 0, or -1 with the reason in why[WHY_SIZE].
- */
-#define WHY_SIZE	(PATH_MAX + 256)
-static int write_attr(const struct led *led, const char *attr,
-		      const char *text, char *why)
-{
-	size_t len = strlen(text);
-	char path[PATH_MAX];
-	ssize_t n;
-	int fd;
-
-	attr_path(led->name, attr, path);
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, WHY_SIZE, "cannot open %s: %s", path,
-			 strerror(errno));
-		return -1;
-	}
-	n = write(fd, text, len);
-	if (n != (ssize_t)len)
-		snprintf(why, WHY_SIZE, "%s refused '%.*s': %s", path,
-			 (int)len - 1, text,
-			 n < 0 ? strerror(errno) : "short write");
-	close(fd);
-	return n == (ssize_t)len ? 0 : -1;
-}
-
-/* The trigger, then its settings (an empty one, a pattern there was
- * not, is left out). */
-static int write_trig(const struct led *led, const struct trig *t, char *why)
-{
-	char text[LEDTEXT_PATTERN_SIZE + 1];
-	int i;
-
-	snprintf(text, sizeof(text), "%s\n", t->name);
-	if (write_attr(led, "trigger", text, why))
-		return -1;
-	for (i = 0; i < TRIG_ATTRS && t->attr[i]; i++) {
-		if (!*t->text[i])
-			continue;
-		snprintf(text, sizeof(text), "%s\n", t->text[i]);
-		if (write_attr(led, t->attr[i], text, why))
-			return -1;
-	}
-	return 0;
-}
-
-/*
- * The intensities (unless NULL), the trigger (unless NULL), then the
- * brightness (unless negative); *taken counts the writes the LED took.
- */
-static int write_state(const struct led *led, const long *intensity,
-		       const struct trig *trig, long brightness, int *taken,
-		       char *why)
-{
-	char text[MAX_COLORS * 24];
-
-	*taken = 0;
-	if (intensity) {
-		format_intensities(intensity, led->ncolors, text,
-				   sizeof(text));
-		if (write_attr(led, "multi_intensity", text, why))
-			return -1;
-		(*taken)++;
-	}
-	if (trig) {
-		(*taken)++;
-		if (write_trig(led, trig, why))
-			return -1;
-	}
-	if (brightness >= 0) {
-		snprintf(text, sizeof(text), "%ld\n", brightness);
-		if (write_attr(led, "brightness", text, why))
-			return -1;
-		(*taken)++;
-	}
-	return 0;
-}
-
 /*
  * The kernel refused a write to leds[failed] after taking `taken` of its
  * writes (a LED whose sysfs a flash driver holds refuses brightness):
@@ -1058,7 +622,7 @@ static int write_state(const struct led *led, const long *intensity,
 static void put_back(const struct led *leds, int failed, int taken,
 		     bool intensities, const char *why)
 {
-	char again[WHY_SIZE];
+	char again[LED_WHY_SIZE];
 	long brightness;
 	int i, n;
 
@@ -1092,7 +656,7 @@ static int set(const char *pattern, const char *bright_arg,
 {
 	struct request req = { 0 };
 	int i, n, taken;
-	char why[WHY_SIZE];
+	char why[LED_WHY_SIZE];
 	struct led *leds;
 	bool intensities;
 
@@ -1110,14 +674,13 @@ static int set(const char *pattern, const char *bright_arg,
 		leds[i].new_trig = leds[i].trig + 1;
 		plan_action(&leds[i], &req);
 	}
-	for (i = 0; i < n; i++) {
-		if (intensities)
-			check_writable(&leds[i], "multi_intensity");
-		if (req.action)
-			check_writable(&leds[i], "trigger");
-		if (leds[i].new_brightness >= 0)
-			check_writable(&leds[i], "brightness");
-	}
+	for (i = 0; i < n; i++)
+		if ((intensities &&
+		     check_writable(&leds[i], "multi_intensity", why)) ||
+		    (req.action && check_writable(&leds[i], "trigger", why)) ||
+		    (leds[i].new_brightness >= 0 &&
+		     check_writable(&leds[i], "brightness", why)))
+			die("%s", why);
 	for (i = 0; i < n; i++)
 		if (write_state(&leds[i], intensities ?
 				leds[i].new_intensity : NULL,

@@ -1,6 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
-/* Unit tests of mcled's parsing and arithmetic: its static functions. */
-#include "../applets/mcled.c"
+/* Unit tests of mcled's parsing and arithmetic: the LED class engine's
+ * (applets/led/). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/kit.h"
+#include "led/led.h"
 #include "unit.h"
 
 static void test_colors(void)
