@@ -7,7 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../applets/core/kit.h"
+#include "core/kit.h"
 #include "unit.h"
 
 static bool ulong_is(const char *s, int base, unsigned long min,

@@ -129,8 +129,9 @@ int ask_enter(const char *prompt);
 ssize_t write_all(int fd, const void *buf, size_t len);
 
 /*
- * s[0..len) as a JSON string literal, quotes included, at p; returns its
- * end.  Every JSON string kit prints goes through here.  It is valid
+ * s[0..len) written at p as a JSON string literal: '"', s escaped, '"'
+ * (JSON_QUOTED_MAX(len) bytes at most, no NUL); returns the byte after
+ * it.  JSON strings that kit prints go through here.  It is valid
  * UTF-8 whatever s holds (a comm cut mid-character, a netns name of any
  * bytes): each byte that does not belong to a valid UTF-8 character
  * becomes \u00XX, the byte's value as a code point (README, "JSON").
