@@ -36,6 +36,7 @@ endif
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
 endif
+HOSTCC ?= cc
 CLANG ?= clang
 LLVM_STRIP ?= llvm-strip
 BPFTOOL ?= bpftool
@@ -167,13 +168,21 @@ $(O)/%kill.bpf.o: bpf/%iter.bpf.c $(wildcard bpf/*.h) Makefile | $(O)
 	$(call msg,BPF,$@)
 	$(Q)$(call bpf_object,-DSOCK_KILL_KFUNC)
 
-$(O)/%.skel.h: $(O)/%.bpf.o
-	$(call msg,GENSKEL,$@)
-	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@
+# The skeletons, their embedded object deflated by skelpack (a tool for
+# the build machine, so HOSTCC), inflated at run time by sock/bpfblob.c.
+$(O)/skelpack: bpf/skelpack.c | $(O)
+	$(call msg,HOSTCC,$@)
+	$(Q)$(HOSTCC) -O2 -Wall -o $@ $< -lz
 
-$(O)/%.lskel.h: $(O)/%.bpf.o
+$(O)/%.skel.h: $(O)/%.bpf.o $(O)/skelpack
 	$(call msg,GENSKEL,$@)
-	$(Q)$(BPFTOOL) gen skeleton -L $< name $*_light > $@
+	$(Q)$(BPFTOOL) gen skeleton $< name $* > $@.tmp && \
+	$(O)/skelpack < $@.tmp > $@ && rm $@.tmp
+
+$(O)/%.lskel.h: $(O)/%.bpf.o $(O)/skelpack
+	$(call msg,GENSKEL,$@)
+	$(Q)$(BPFTOOL) gen skeleton -L $< name $*_light > $@.tmp && \
+	$(O)/skelpack < $@.tmp > $@ && rm $@.tmp
 
 $(O):
 	$(Q)mkdir -p $@
