@@ -335,8 +335,8 @@ int sock_fmt_row(const struct sockiter *it, const struct sockiter_row *w,
 	char *p;
 
 	if (it->output == SOCK_OUT_PROC) {
-		p = sock_format_proc_row(reserve(SOCK_ROW_MAX), it->proto, &w->r, w->ptr,
-				    w->ptr_len);
+		p = sock_format_proc_row(reserve(SOCK_ROW_MAX), it->proto,
+					 &w->r, w->ptr, w->ptr_len);
 		out_len = p - out;
 		return out_status();
 	}

@@ -29,9 +29,8 @@
  * says why. */
 #define DIAG_BROKEN	INT_MIN
 
-/* The two things kill's messages say more than once. */
-#define NET_ADMIN	"root or CAP_NET_ADMIN"
-#define NO_DIAG		"the kernel has no inet_diag for %s (modprobe %s_diag)"
+/* What kill's messages say more than once. */
+#define NO_DIAG	"the kernel has no inet_diag for %s (modprobe %s_diag)"
 
 static struct sock_kill_stats stats;
 static struct sock_err diag_err;
@@ -300,7 +299,7 @@ static const char *kill_reason(const struct sockiter_proto *proto,
 			       "TIME_WAIT sockets";
 		break;
 	case -EPERM:
-		return "need " NET_ADMIN;
+		return "need " SOCK_KILL_PRIVILEGES;
 	}
 	return strerror(-err);
 }
@@ -310,7 +309,8 @@ int sock_kill_check(const struct sockiter_proto *proto, struct sock_err *e)
 	int err;
 
 	if (!sock_has_cap(CAP_NET_ADMIN))
-		return sock_fail(e, EXIT_RUNTIME, "kill needs " NET_ADMIN " to "
+		return sock_fail(e, EXIT_RUNTIME, "kill needs "
+				 SOCK_KILL_PRIVILEGES " to "
 				 "close sockets through inet_diag (kernels "
 				 "before 6.5)");
 	err = diag_support(proto);

@@ -12,13 +12,16 @@
 #include "sock/sockopt.h"
 #include "sock/sockwalk.h"
 
+/* Who may close sockets through inet_diag. */
+#define SOCK_KILL_PRIVILEGES	"root or CAP_NET_ADMIN"
+
 /* kill without the kfunc: 0 when inet_diag can close PROTO's sockets and
  * we may ask it to, else -1 with *e saying why. */
 int sock_kill_check(const struct sockiter_proto *proto, struct sock_err *e);
 
 enum sock_kill_result {
 	SOCK_KILL_CLOSED,	/* closed (-n: would be): list it */
-	SOCK_KILL_GONE,		/* closed by its owner before kill came */
+	SOCK_KILL_GONE,		/* closed by its owner before kill */
 	SOCK_KILL_REFUSED,	/* not closed: the reason says why */
 };
 

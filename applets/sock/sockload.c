@@ -231,8 +231,9 @@ int sock_pin(const struct sockiter *it, int link, struct sock_err *e)
 	    mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL))
 		return sock_fail_errno(e, "cannot mount bpffs at /sys/fs/bpf");
 	if (!stat(path, &st) && S_ISDIR(st.st_mode))
-		return sock_fail(e, EXIT_RUNTIME, "%s is a directory: pin takes "
-				 "the path of a new file in it, e.g. %s/%s",
+		return sock_fail(e, EXIT_RUNTIME, "%s is a directory: pin "
+				 "takes the path of a new file in it, e.g. "
+				 "%s/%s",
 				 path, path, it->proto->name);
 	snprintf(dir, sizeof(dir), "%s", path);
 	if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode))

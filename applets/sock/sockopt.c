@@ -183,8 +183,9 @@ static int check_row_option(const struct sockiter *it, bool pin,
 {
 	if (pin || (it->output != SOCK_OUT_TABLE &&
 		    it->output != SOCK_OUT_JSON))
-		return sock_fail(e, EXIT_USAGE, "%s goes with -t or -j: /proc's "
-				 "table has no column for %s", opt, what);
+		return sock_fail(e, EXIT_USAGE, "%s goes with -t or -j: "
+				 "/proc's table has no column for %s", opt,
+				 what);
 	return 0;
 }
 

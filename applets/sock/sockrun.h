@@ -8,6 +8,7 @@
 #ifndef SOCKRUN_H
 #define SOCKRUN_H
 
+#include "sock/sockkill.h"
 #include "sock/sockload.h"
 #include "sock/sockopt.h"
 
@@ -47,7 +48,7 @@ PROTO "6 (-6)\n" \
 "socket as it was), then a count.  From Linux 6.5 the program closes full\n" \
 "sockets in the walk (bpf_sock_destroy()); TIME_WAIT and request sockets,\n" \
 "and all on older kernels, are closed through inet_diag as ss -K does\n" \
-"(CONFIG_INET_DIAG_DESTROY, and root or CAP_NET_ADMIN).  " AFTER "\n" \
+"(CONFIG_INET_DIAG_DESTROY, and " SOCK_KILL_PRIVILEGES ").  " AFTER "\n" \
 "Sockets not closed are reported, one line each, and kill exits 1.\n" \
 "  -n              list what would be closed, close nothing\n" \
 "  --all           close every socket: kill with no filter (both families,\n" \
