@@ -169,10 +169,12 @@ $(O):
 
 -include $(OBJS:.o=.d)
 
-# Unit tests: tests/X_unit.c includes the code it tests.
+# Unit tests: tests/X_unit.c includes the code it tests, or links it.
 UNITS := $(basename $(notdir $(wildcard tests/*_unit.c)))
 # A unit test links the objects it names here besides the core's lib.o.
 mcled_unit_OBJS := $(O)/led/ledtext.o
+sockiter_unit_OBJS := $(addprefix $(O)/sock/,sockerr.o sockopt.o sockload.o \
+	sockwalk.o sockfmt.o sockinfo.o)
 .SECONDEXPANSION:
 $(O)/%_unit: tests/%_unit.c $(O)/core/lib.o $$($$*_unit_OBJS) \
 	   $(wildcard applets/*.c applets/*/*.[ch] bpf/*.h tests/*.h) | $(O)
