@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tcpiter: every TCP socket through the BPF TCP iterator, as /proc/net/tcp
- * and tcp6 show them, filtered in the kernel.  The shared machinery is in
- * applets/sockiter.c; the BPF program in bpf/tcpiter.bpf.c.
+ * and tcp6 show them, filtered in the kernel.  The shared machinery is the
+ * socket engine, applets/sock/ (sockrun.c on top); the BPF program is
+ * bpf/tcpiter.bpf.c.
  */
 #include <errno.h>
 #include "core/kit.h"
-#include "sock/sockiter.h"
+#include "sock/sockrun.h"
 #include "tcpiter.skel.h"
 #include "tcpiter.lskel.h"
 #include "tcpiter_lean.lskel.h"

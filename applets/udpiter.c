@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * udpiter: every UDP socket through the BPF UDP iterator, as /proc/net/udp
- * and udp6 show them, filtered in the kernel.  The shared machinery is in
- * applets/sockiter.c; the BPF program in bpf/udpiter.bpf.c.
+ * and udp6 show them, filtered in the kernel.  The shared machinery is the
+ * socket engine, applets/sock/ (sockrun.c on top); the BPF program is
+ * bpf/udpiter.bpf.c.
  */
 #include <errno.h>
 #include "core/kit.h"
-#include "sock/sockiter.h"
+#include "sock/sockrun.h"
 #include "udpiter.skel.h"
 #include "udpiter.lskel.h"
 #include "udpkill.lskel.h"

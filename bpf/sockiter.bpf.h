@@ -15,12 +15,9 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* Set by userspace before load; the verifier prunes what they turn off. */
-const volatile struct sockiter_config config = {
-	.mode = SOCK_MODE_RECORDS,
-	.hz = 250,
-	.filter = { .families = 3, .sport = -1, .dport = -1, .uid = -1 },
-};
+/* Set by userspace before load (always); the verifier prunes what they
+ * turn off. */
+const volatile struct sockiter_config config = {};
 
 /* SOCK_MODE_COUNT: sockets that passed the filter, by family and state. */
 __u64 counts[2][SOCK_TCP_STATES];
@@ -214,9 +211,9 @@ static void text_header(struct seq_file *seq, struct session *s,
 }
 
 /*
- * One /proc row: the addresses, the columns every row has, then the tail
- * (`tail` is 0, 1 or 2 trailing decimal columns, written by the caller's
- * format).  Returns the length written so far, for padding.
+ * One /proc row up to its pointer: sl, the addresses and the columns
+ * every row has; the caller writes the protocol's columns after.  Returns
+ * the length written so far, for padding.
  */
 static __u32 text_head(struct seq_file *seq, const struct sock_rec *r,
 		       const void *ptr, __u32 sl_width)
@@ -264,11 +261,11 @@ static const char pointers_format[] =
 
 /*
  * The pointers held, as /proc hashes them ("%pK": userspace cannot), in
- * a record of kind SOCK_KIND_POINTERS.  One bpf_seq_printf() a row took
- * 140 ns of it, one a batch of 12 takes 90 ns a row (100k sockets, 2-vCPU
- * AMD EPYC, 6.18).  Returns nonzero when the read's buffer was full: the
- * kernel then drops all this run of the program wrote, and runs it again
- * on the same socket in the next read().  So the caller lets them go
+ * a record of kind SOCK_KIND_POINTERS: one bpf_seq_printf() a batch
+ * costs less than one a row (README, "How it works").  Returns nonzero
+ * when the read's buffer was full: the kernel then drops all this run of
+ * the program wrote, and runs it again on the same socket in the next
+ * read().  So the caller lets them go
  * (pointers.held = 0) only once all its writes are in.
  */
 static long write_pointers(struct seq_file *seq)
@@ -356,8 +353,8 @@ struct sock_kill_state kill_state;
 extern int bpf_sock_destroy(struct sock_common *sk) __ksym;
 
 /* Marks the sockets this run closed, so that a later pass, for sockets
- * an earlier one skipped (applets/sockkill.c), does not close one twice:
- * UDP sockets stay in the table after. */
+ * an earlier one skipped (applets/sock/sockrun.c), does not close one
+ * twice: UDP sockets stay in the table after. */
 struct {
 	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
 	__uint(map_flags, BPF_F_NO_PREALLOC);

@@ -54,7 +54,9 @@ enum sock_kind {
 #define PROC_TCP_WIDTH4		149	/* TMPSZ - 1 */
 #define PROC_TCP_SL_WIDTH	4
 /* From 5.16 ("net: udp: fix alignment problem in udp4_seq_show()"), and
- * in some stable kernels; before, it began with one space less. */
+ * in some stable kernels; before, it began with one space less:
+ * PROC_UDP_HEADER4_SKIP(wide) characters of it are left out. */
+#define PROC_UDP_HEADER4_SKIP(wide)	((wide) ? 0 : 1)
 #define PROC_UDP_HEADER4 "   sl  local_address rem_address   st tx_queue " \
 	"rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops"
 #define PROC_UDP_HEADER6 "  sl  local_address                         " \
@@ -137,6 +139,8 @@ struct sock_rec {
 #define SOCK_OPT_SYN_DATA	32	/* ss's "fastopen" */
 
 #define SOCK_INFO_NONE		(~0ULL)	/* pacing_rate: unlimited */
+/* TCP_INFINITE_SSTHRESH (include/net/tcp.h): ssthresh not yet set */
+#define SOCK_INFINITE_SSTHRESH	0x7fffffff
 #define SOCK_INFO_NO_RTT	(~0U)	/* min_rtt: no sample yet */
 
 /*

@@ -14,13 +14,11 @@
 #define ICSK_TIME_LOSS_PROBE	5
 #define ICSK_TIME_REO_TIMEOUT	6
 
-#define TCP_INFINITE_SSTHRESH	0x7fffffff
-
 /*
  * tcpiter_lean.bpf.c builds this program without pin's /proc text and
  * -i's reads, for every other query: the kernel applies the CO-RE
  * relocations of code the verifier then finds dead too, and those of -i
- * and the text cost each load about 1.5 ms (2-vCPU AMD EPYC, 6.18).
+ * and the text slow every load (README, "Loading").
  */
 #ifdef TCPITER_LEAN
 #define want_text()	false
@@ -132,7 +130,7 @@ static void read_full(struct sock_rec *r, struct tcp_sock *tp)
 	if (r->state == SOCK_ST_LISTEN) {
 		r->ssthresh = icsk->icsk_accept_queue.fastopenq.max_qlen;
 		r->max_backlog = sk->sk_max_ack_backlog;
-	} else if (tp->snd_ssthresh >= TCP_INFINITE_SSTHRESH)
+	} else if (tp->snd_ssthresh >= SOCK_INFINITE_SSTHRESH)
 		r->ssthresh = -1;
 	else
 		r->ssthresh = tp->snd_ssthresh;

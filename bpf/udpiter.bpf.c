@@ -8,16 +8,15 @@
 #define SOCK_BATCH_ITEM union bpf_udp_iter_batch_item
 #include "sockiter.bpf.h"
 
-static const char header4_wide[] = PROC_UDP_HEADER4;
+static const char header4[] = PROC_UDP_HEADER4;
 static const char header6[] = PROC_UDP_HEADER6;
 
 /*
  * Loading a pointer from the iterator's (trusted) socket costs the 6.x
- * verifier several searches of the kernel's BTF by name, about 2 ms
- * each: the pointers followed here are read with bpf_probe_read_kernel()
- * instead (BPF_CORE_READ), a few tens of ns per socket.
+ * verifier searches of the kernel's BTF by name (README, "Loading"): the
+ * pointers followed here are read with bpf_probe_read_kernel() instead
+ * (BPF_CORE_READ).
  */
-
 /*
  * /proc's sl is the socket's slot in the port hash.  From 6.5 ("bpf: udp:
  * Implement batching for sockets iterator") the iterator walks the
@@ -78,7 +77,7 @@ int udp_iter(struct bpf_iter__udp *ctx)
 	struct sock_kill k, *kill = NULL;
 	struct sock_rec r = {};
 	struct session *s = NULL;
-	__u32 len;
+	__u32 skip = PROC_UDP_HEADER4_SKIP(config.udp_header_wide), len;
 	long err;
 
 	if (config.mode != SOCK_MODE_COUNT) {
@@ -86,10 +85,8 @@ int udp_iter(struct bpf_iter__udp *ctx)
 		if (!s)
 			return 0;
 	}
-	/* Before 5.16 the header had two leading spaces. */
 	if (config.mode == SOCK_MODE_TEXT)
-		text_header(seq, s, header4_wide + !config.udp_header_wide,
-			    sizeof(header4_wide) - 1 - !config.udp_header_wide,
+		text_header(seq, s, header4 + skip, sizeof(header4) - 1 - skip,
 			    PROC_UDP_WIDTH4, header6, sizeof(header6) - 1);
 	if (!up) {	/* the end of the walk */
 		if (config.mode == SOCK_MODE_RECORDS)

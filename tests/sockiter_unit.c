@@ -1,13 +1,51 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of tcpiter's and udpiter's pure helpers: address prefixes,
- * state names, jiffies to clock_t (the code the BPF programs run), HZ
- * from a jiffies sample, and records formatted into /proc's text.
+ * Unit tests of the socket engine's layers, linked as the applets link
+ * them (Makefile: sockiter_unit_OBJS): address prefixes and state names
+ * (sockopt), jiffies to clock_t (the code the BPF programs run), HZ from
+ * a jiffies sample (sockload), records taken from the program's output
+ * (sockwalk) and formatted (sockfmt, sockinfo).  The formatter writes to
+ * stdout: capture() puts a file in its place.
  */
-#include "../applets/sock/sockiter.c"
-#include "../applets/sock/sockfmt.c"
-#include "../applets/sock/sockkill.c"
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "sock/sockfmt.h"
+#include "sock/sockinfo.h"
+#include "sock/sockload.h"
+#include "sock/sockopt.h"
+#include "sock/sockwalk.h"
 #include "unit.h"
+
+static int saved_stdout = -1, capture_fd = -1;
+
+/* What the formatter writes from here on goes to a file. */
+static void capture(void)
+{
+	fflush(stdout);
+	saved_stdout = dup(STDOUT_FILENO);
+	capture_fd = memfd_create("sockiter_unit", 0);
+	dup2(capture_fd, STDOUT_FILENO);
+}
+
+/* What it wrote since capture(), flushed; stdout back. */
+static const char *captured(void)
+{
+	static char got[16384];
+	ssize_t n;
+
+	sock_fmt_flush();
+	dup2(saved_stdout, STDOUT_FILENO);
+	close(saved_stdout);
+	n = pread(capture_fd, got, sizeof(got) - 1, 0);
+	close(capture_fd);
+	got[n > 0 ? n : 0] = '\0';
+	return got;
+}
 
 static int prefix_is(const char *s, int family, const char *net_hex,
 		     const char *mask_hex)
@@ -17,7 +55,7 @@ static int prefix_is(const char *s, int family, const char *net_hex,
 	unsigned char *nb = (void *)net, *mb = (void *)mask;
 	int i;
 
-	if (parse_prefix(s, net, mask) != family)
+	if (sock_parse_prefix(s, net, mask) != family)
 		return 0;
 	for (i = 0; i < 16; i++) {
 		sprintf(n + 2 * i, "%02x", nb[i]);
@@ -50,13 +88,13 @@ static void test_prefixes(void)
 			"00000000000000000000000000000000"));
 	check("refused: /33 on IPv4, /129 on IPv6, empty or signed length, "
 	      "junk",
-	      parse_prefix("10.0.0.0/33", net, mask) < 0 &&
-	      parse_prefix("::/129", net, mask) < 0 &&
-	      parse_prefix("10.0.0.0/", net, mask) < 0 &&
-	      parse_prefix("10.0.0.0/-1", net, mask) < 0 &&
-	      parse_prefix("10.0.0.0/0x8", net, mask) < 0 &&
-	      parse_prefix("example.com", net, mask) < 0 &&
-	      parse_prefix("", net, mask) < 0);
+	      sock_parse_prefix("10.0.0.0/33", net, mask) < 0 &&
+	      sock_parse_prefix("::/129", net, mask) < 0 &&
+	      sock_parse_prefix("10.0.0.0/", net, mask) < 0 &&
+	      sock_parse_prefix("10.0.0.0/-1", net, mask) < 0 &&
+	      sock_parse_prefix("10.0.0.0/0x8", net, mask) < 0 &&
+	      sock_parse_prefix("example.com", net, mask) < 0 &&
+	      sock_parse_prefix("", net, mask) < 0);
 }
 
 static void test_states(void)
@@ -64,24 +102,24 @@ static void test_states(void)
 	__u32 states = 0;
 
 	check("states by ss's names",
-	      !parse_state("established", &states) &&
-	      !parse_state("listen", &states) &&
-	      !parse_state("time-wait", &states) &&
+	      !sock_parse_state("established", &states) &&
+	      !sock_parse_state("listen", &states) &&
+	      !sock_parse_state("time-wait", &states) &&
 	      states == (1U << 1 | 1U << 10 | 1U << 6));
 	states = 0;
 	check("ss's spellings listening and closed",
-	      !parse_state("listening", &states) &&
-	      !parse_state("closed", &states) &&
+	      !sock_parse_state("listening", &states) &&
+	      !sock_parse_state("closed", &states) &&
 	      states == (1U << 10 | 1U << 7));
 	states = 0;
 	check("connected: all but listen and close",
-	      !parse_state("connected", &states) && states == 0xffeU - 0x480);
+	      !sock_parse_state("connected", &states) && states == 0xffeU - 0x480);
 	states = 0;
 	check("all: states 1 to 11",
-	      !parse_state("all", &states) && states == 0xffe);
+	      !sock_parse_state("all", &states) && states == 0xffe);
 	check("unknown states refused",
-	      parse_state("estab", &states) && parse_state("", &states) &&
-	      parse_state("new-syn-recv", &states));
+	      sock_parse_state("estab", &states) && sock_parse_state("", &states) &&
+	      sock_parse_state("new-syn-recv", &states));
 }
 
 static void test_jiffies(void)
@@ -106,15 +144,15 @@ static void test_hz(void)
 {
 	/* seen on a 6.18 kernel with HZ=250, an hour after boot */
 	check("HZ 250 from jiffies 4295816875 at 3698.456 s",
-	      hz_from_jiffies(4295816875ULL, 3698456843601ULL) == 250);
+	      sock_hz_from_jiffies(4295816875ULL, 3698456843601ULL) == 250);
 	check("HZ 1000 from a sample of a HZ=1000 kernel",
-	      hz_from_jiffies(4294667296ULL + 3600000ULL + 3,
+	      sock_hz_from_jiffies(4294667296ULL + 3600000ULL + 3,
 			      3600000000000ULL) == 1000);
 	check("HZ 100 soon after boot",
-	      hz_from_jiffies(4294937296ULL + 1000, 10000000000ULL) == 100);
+	      sock_hz_from_jiffies(4294937296ULL + 1000, 10000000000ULL) == 100);
 	check("no answer at 5 minutes of uptime, when all HZ agree",
-	      hz_from_jiffies(4294967296ULL, 300000000000ULL) == 0);
-	check("no answer for nonsense", hz_from_jiffies(12345, 1) == 0);
+	      sock_hz_from_jiffies(4294967296ULL, 300000000000ULL) == 0);
+	check("no answer for nonsense", sock_hz_from_jiffies(12345, 1) == 0);
 }
 
 /* The widths tcpiter and udpiter use (bpf/sockrec.h); the rows below
@@ -131,10 +169,10 @@ static int row_is(const struct sockiter_proto *proto,
 		  const struct sock_rec *r, const char *ptr, const char *want,
 		  int width)
 {
-	char buf[ROW_MAX], *end;
+	char buf[SOCK_ROW_MAX], *end;
 	size_t len;
 
-	end = format_proc_row(buf, proto, r, ptr, strlen(ptr));
+	end = sock_format_proc_row(buf, proto, r, ptr, strlen(ptr));
 	*end = '\0';
 	len = strlen(want);
 	if (strncmp(buf, want, len) || (int)strlen(buf) != (width > (int)len ?
@@ -209,26 +247,19 @@ static const struct sock_owner_rec fake_owners[] = {
 	{ .inode = 4711, .pid = 7, .fd = 4, .comm = "a\"b c" },
 };
 
-void sockiter_read_owners(bool verbose)
-{
-	(void)verbose;
-}
-
-const struct sock_owner_rec *sockiter_owners_of(__u64 inode, size_t *n)
-{
-	*n = inode == 4711 ? 2 : 0;
-	return fake_owners;
-}
-
-/* The row sockiter_print_row() buffers for w is want. */
+/* The row sock_fmt_row() writes for w is want; -p's owners: those of
+ * fake_owners' inode. */
 static int printed_row(const struct sockiter *it, const struct sockiter_row *w,
 		       const char *netns, const char *want)
 {
-	out_len = 0;
-	sockiter_print_row(it, w, netns);
-	out[out_len] = '\0';
-	if (strcmp(out, want))
-		return printf("    got  \"%s\"\n    want \"%s\"\n", out, want), 0;
+	size_t n = w->r.inode == fake_owners[0].inode ? 2 : 0;
+	const char *got;
+
+	capture();
+	sock_fmt_row(it, w, netns, fake_owners, n);
+	got = captured();
+	if (strcmp(got, want))
+		return printf("    got  \"%s\"\n    want \"%s\"\n", got, want), 0;
 	return 1;
 }
 
@@ -330,7 +361,7 @@ static const struct sock_info est_info = {
 	"rcv_space:65483 rcv_ssthresh:94833 minrtt:0.004 snd_wnd:100352 " \
 	"rcv_wnd:95232\n"
 
-/* The row with info sockiter_print_row() buffers is want. */
+/* The row with info sock_fmt_row() writes is want. */
 static int printed_info(const struct sockiter *it, const struct sock_rec *r,
 			const struct sock_info *in, const char *want)
 {
@@ -345,7 +376,7 @@ static int ms_is(__u32 us, const char *want)
 {
 	char buf[32];
 
-	*put_ms(buf, us) = '\0';
+	*sock_put_ms(buf, us) = '\0';
 	if (strcmp(buf, want))
 		return printf("    %u us: got \"%s\", want \"%s\"\n", us, buf,
 			      want), 0;
@@ -367,10 +398,11 @@ static void test_info(void)
 				 .min_rtt = SOCK_INFO_NO_RTT };
 	struct sock_info odd = est_info;
 	struct sockiter table = { .proto = &tcp, .output = SOCK_OUT_TABLE,
-				  .info = true };
+				  .config.want_info = true };
 	struct sockiter json = { .proto = &tcp, .output = SOCK_OUT_JSON,
-				 .info = true };
+				 .config.want_info = true };
 	struct sock_rec tw = est;
+	const char *out;
 
 	listen.state = SOCK_ST_LISTEN;
 	listen.dport = 0;
@@ -457,10 +489,10 @@ static void test_info(void)
 			   "\"rcv_space\":0,\"rcv_ssthresh\":0,\"notsent\":0,"
 			   "\"minrtt_us\":-1,\"rcv_ooopack\":0,\"snd_wnd\":0,"
 			   "\"rcv_wnd\":0}}\n"));
-	out_len = 0;
-	sockiter_print_row(&json, &(struct sockiter_row){ .r = est,
-			   .info = est_info }, NULL);
-	out[out_len] = '\0';
+	capture();
+	sock_fmt_row(&json, &(struct sockiter_row){ .r = est,
+		     .info = est_info }, NULL, NULL, 0);
+	out = captured();
 	check("json -i: options, window scales, ssthresh -1, rates in bps",
 	      strstr(out, "\"tcp_info\":{\"cong\":\"bbr\",\"options\":"
 		     "[\"ts\",\"sack\"],\"snd_wscale\":10,\"rcv_wscale\":10,"
@@ -474,6 +506,14 @@ static void test_info(void)
 
 static const struct sock_rec pointers_head = { .kind = SOCK_KIND_POINTERS };
 
+/* The walk's rows, as the runner hands them on without -p. */
+static int format_row(void *ctx, const struct sockiter_row *w,
+		      struct sock_err *e)
+{
+	(void)e;
+	return sock_fmt_row(ctx, w, NULL, NULL, 0);
+}
+
 /* A batch of pointers at p, as the program writes it. */
 static char *put_pointers(char *p, const char *text)
 {
@@ -486,18 +526,22 @@ static char *put_pointers(char *p, const char *text)
 static void test_info_records(void)
 {
 	struct sockiter it = { .proto = &tcp, .output = SOCK_OUT_TABLE,
-			       .info = true };
-	struct walk walk = { .it = &it, .stream_family = SOCK_FAMILY_V4 };
+			       .config.filter.families = 1 << SOCK_FAMILY_V4 };
+	const struct sock_walk_ops ops = { .row = format_row, .ctx = &it };
+	static struct sock_walk walk;
+	struct sock_err e;
 	struct sock_rec full = { .kind = SOCK_KIND_FULL, .inode = 5,
 				 .state = SOCK_ST_ESTABLISHED,
 				 .src = { 0x0100007F, 0x0100007F } };
 	struct sock_rec tw = { .kind = SOCK_KIND_TIMEWAIT, .inode = 6,
 			       .state = SOCK_ST_TIME_WAIT };
 	char buf[1024], *p = buf;
+	const char *out;
 	size_t used;
 
 	it.config.want_info = true;
 	it.config.want_pointer = true;
+	sock_walk_init(&walk, &it, &ops, &e);
 	memcpy(p, &full, SOCK_REC_ADDRS + 8);
 	p += SOCK_REC_ADDRS + 8;
 	memcpy(p, &est_info, sizeof(est_info));
@@ -505,17 +549,16 @@ static void test_info_records(void)
 	memcpy(p, &tw, SOCK_REC_ADDRS + 8);
 	p = put_pointers(p + SOCK_REC_ADDRS + 8,
 			 "ff ee 0 0 0 0 0 0 0 0 0 0\n");
-	out_len = 0;
-	used = take_records(&walk, buf, p - buf);
-	out[out_len] = '\0';
+	capture();
+	used = sock_walk_take(&walk, buf, p - buf);
+	out = captured();
 	check("records: a full socket's info read after its addresses, "
 	      "a TIME_WAIT's record without",
 	      used == (size_t)(p - buf) && !walk.waiting &&
 	      strstr(out, " 5\n" EST_INFO_LINE "TIME-WAIT ") &&
 	      !strchr(strstr(out, "TIME-WAIT "), '\t'));
-	out_len = 0;
 	check("records: one cut in its info waits for the next read",
-	      take_records(&walk, buf, SOCK_REC_ADDRS + 8 + 100) == 0 &&
+	      sock_walk_take(&walk, buf, SOCK_REC_ADDRS + 8 + 100) == 0 &&
 	      !walk.waiting);
 }
 
@@ -523,16 +566,21 @@ static void test_info_records(void)
  * and none is printed before its batch is whole. */
 static void test_pointer_batches(void)
 {
-	struct sockiter it = { .proto = &tcp, .output = SOCK_OUT_JSON };
-	struct walk walk = { .it = &it, .stream_family = SOCK_FAMILY_V4 };
+	struct sockiter it = { .proto = &tcp, .output = SOCK_OUT_JSON,
+			       .config.filter.families = 1 << SOCK_FAMILY_V4 };
+	const struct sock_walk_ops ops = { .row = format_row, .ctx = &it };
+	static struct sock_walk walk;
+	struct sock_err e;
 	struct sock_rec a = { .kind = SOCK_KIND_FULL, .inode = 7,
 			      .state = SOCK_ST_LISTEN };
 	struct sock_rec b = { .kind = SOCK_KIND_FULL, .inode = 8,
 			      .state = SOCK_ST_LISTEN };
 	char buf[1024], *p = buf, *batch;
+	const char *out;
 	size_t used;
 
 	it.config.want_pointer = true;
+	sock_walk_init(&walk, &it, &ops, &e);
 	memcpy(p, &a, SOCK_REC_ADDRS + 8);
 	p += SOCK_REC_ADDRS + 8;
 	memcpy(p, &b, SOCK_REC_ADDRS + 8);
@@ -542,13 +590,14 @@ static void test_pointer_batches(void)
 			 "0000000000000000 0000000000000000 0000000000000000 "
 			 "0000000000000000 0000000000000000 0000000000000000 "
 			 "0000000000000000\n");
-	out_len = 0;
-	used = take_records(&walk, buf, p - buf - 1);
+	capture();
+	used = sock_walk_take(&walk, buf, p - buf - 1);
 	check("pointers: rows wait for a batch cut by the end of a read",
 	      used == (size_t)(batch - buf) && walk.waiting == 2 &&
-	      out_len == 0);
-	used = take_records(&walk, batch, p - batch);
-	out[out_len] = '\0';
+	      !*captured());
+	capture();
+	used = sock_walk_take(&walk, batch, p - batch);
+	out = captured();
 	check("pointers: each row its own from the batch, the filler left",
 	      used == (size_t)(p - batch) && !walk.waiting &&
 	      strstr(out, "\"inode\":7,\"ref\":0,"
@@ -563,11 +612,11 @@ static void test_pointer_batches(void)
 	       SOCK_REC_TCP_OWN);
 	memcpy(p + SOCK_REC_TCP_OWN, &a, SOCK_REC_ADDRS + 8);
 	p += SOCK_REC_TCP_OWN + SOCK_REC_ADDRS + 8;
-	out_len = 0;
-	used = take_records(&walk, batch, p - batch);
+	capture();
+	used = sock_walk_take(&walk, batch, p - batch);
 	check("pointers: nothing taken after the end's record",
 	      used == (size_t)(p - batch) && walk.ended && !walk.waiting &&
-	      out_len == 0);
+	      !*captured());
 }
 
 /* kill's messages name a socket by its -t row, spaces squeezed. */
@@ -580,7 +629,7 @@ static void test_row_brief(void)
 	};
 	char brief[SOCK_BRIEF_MAX];
 
-	sockiter_row_brief(brief, &r);
+	sock_row_brief(brief, &r);
 	check("a row for a message: one space between columns",
 	      !strcmp(brief, "TIME-WAIT 0 0 127.0.0.1:5030 127.0.0.1:50738 0 0"));
 }

@@ -448,6 +448,7 @@ check_errors() {
 		"$KIT" $a -N ''
 	check_privileges
 	check_full_stdout
+	check_full_stdout_walk
 	# A kernel without BTF has no /sys/kernel/btf/vmlinux: hide it.
 	expect_err "$a: kernel without BTF" 1 "^$a: .*BTF" \
 		unshare -m sh -c 'mount -t tmpfs none /sys/kernel/btf &&
@@ -487,6 +488,26 @@ check_full_stdout() {
 			"^$APPLET: write error: No space left on device$" \
 			in_zoo sh -c 'exec "$@" >/dev/full' sh "$KIT" $APPLET $form
 	done
+}
+
+# A stdout that fails in the middle of a walk, of more rows than the
+# output buffer holds and more reads than the reader thread's ring: one
+# line, exit 1, and no wait for the reader (applets/sock/sockwalk.c:
+# stop_reader()).  TCP's IPv4 rows are written as they are read, UDP's
+# once all are.
+check_full_stdout_walk() {
+	local crowd
+
+	if ! hold unshare -n "$SOCKZOO" $P 3000 21000; then
+		fail "$APPLET: sockzoo $P 3000 starts"
+		return
+	fi
+	crowd=$HELD
+	expect_err "$APPLET >/dev/full in the middle of a walk of 3000" 1 \
+		"^$APPLET: write error: No space left on device$" \
+		timeout 60 nsenter -t "$crowd" -n sh -c 'exec "$@" >/dev/full' \
+		sh "$KIT" $APPLET
+	kill "$crowd"
 }
 
 # Preconditions every check needs; a missing one fails the whole suite.

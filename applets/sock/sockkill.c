@@ -9,31 +9,46 @@
  * sees a reset, and the owner's next call fails with ECONNABORTED.
  */
 #include <errno.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <linux/capability.h>
 #include <linux/inet_diag.h>
 #include <linux/netlink.h>
 #include <linux/sock_diag.h>
 
 #include "core/kit.h"
-#include "sock/sockiter.h"
+#include "sock/sockkill.h"
+#include "sock/sockload.h"
 
 /* Not an errno the kernel returns here: kill's own refusal. */
 #define KILL_NO_DIAG	(-ENOPKG)	/* no inet_diag for the protocol */
+/* Not an answer of the kernel's: sock_diag could not be asked, diag_err
+ * says why. */
+#define DIAG_BROKEN	INT_MIN
 
-static struct {
-	size_t closed, refused, gone;
-} stats;
+/* What kill's messages say more than once. */
+#define NO_DIAG	"the kernel has no inet_diag for %s (modprobe %s_diag)"
+
+static struct sock_kill_stats stats;
+static struct sock_err diag_err;
 
 static int diag_fd = -1;
 static __u32 diag_seq;
 
+/* what went wrong, with errno's reason, in diag_err */
+static int diag_broken(const char *what)
+{
+	sock_fail_errno(&diag_err, "%s", what);
+	return DIAG_BROKEN;
+}
+
 /*
- * One request, and the kernel's answer: 0 or -errno; each socket's
- * message (SOCK_DIAG_BY_FAMILY: one, or with NLM_F_DUMP all) given to
- * each.
+ * One request, and the kernel's answer: 0 or -errno (DIAG_BROKEN: not
+ * asked); each socket's message (SOCK_DIAG_BY_FAMILY: one, or with
+ * NLM_F_DUMP all) given to each.
  */
 static int diag_ask(__u16 type, __u16 flags,
 		    const struct inet_diag_req_v2 *req,
@@ -59,15 +74,15 @@ static int diag_ask(__u16 type, __u16 flags,
 		diag_fd = socket(AF_NETLINK, SOCK_RAW | SOCK_CLOEXEC,
 				 NETLINK_SOCK_DIAG);
 	if (diag_fd < 0)
-		die_errno("cannot open a sock_diag netlink socket");
+		return diag_broken("cannot open a sock_diag netlink socket");
 	if (send(diag_fd, &rq, sizeof(rq), 0) < 0)
-		die_errno("cannot ask sock_diag");
+		return diag_broken("cannot ask sock_diag");
 	for (;;) {
 		n = recv(diag_fd, buf, sizeof(buf), 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			die_errno("cannot read sock_diag's answer");
+			return diag_broken("cannot read sock_diag's answer");
 		for (nlh = (void *)buf; NLMSG_OK(nlh, n);
 		     nlh = NLMSG_NEXT(nlh, n)) {
 			if (nlh->nlmsg_seq != diag_seq)
@@ -131,6 +146,8 @@ static int diag_support(const struct sockiter_proto *proto)
 	diag_id(&req, proto, &none, 1);
 	req.idiag_states = 0;
 	support = diag_ask(SOCK_DIAG_BY_FAMILY, NLM_F_DUMP, &req, NULL);
+	if (support == DIAG_BROKEN)
+		return support;
 	if (support == -ENOENT) {
 		support = KILL_NO_DIAG;
 		return support;
@@ -165,10 +182,18 @@ static void take_found(const struct inet_diag_msg *msg)
 	found = named(msg);
 }
 
+static bool dumped_oom;		/* a dump's sockets did not all fit */
+
 static void take_dumped(const struct inet_diag_msg *msg)
 {
-	dumped = sockiter_grow(dumped, &dumped_cap, n_dumped + 1,
-			       sizeof(*dumped));
+	struct inode_cookie *more = sock_grow(dumped, &dumped_cap,
+					      n_dumped + 1, sizeof(*dumped));
+
+	if (!more) {
+		dumped_oom = true;
+		return;
+	}
+	dumped = more;
 	dumped[n_dumped++] = named(msg);
 }
 
@@ -216,9 +241,14 @@ static int diag_cookie(const struct sockiter_proto *proto,
 	req.idiag_states = 1U << (w->r.state & 31);
 	n_dumped = 0;
 	dump_key = -1;
+	dumped_oom = false;
 	err = diag_ask(SOCK_DIAG_BY_FAMILY, NLM_F_DUMP, &req, take_dumped);
 	if (err)
 		return err;
+	if (dumped_oom) {
+		sock_fail(&diag_err, EXIT_RUNTIME, "out of memory");
+		return DIAG_BROKEN;
+	}
 	dump_key = key;
 	return dumped_cookie(inode, cookie) ? 0 : -ENOENT;
 }
@@ -260,8 +290,8 @@ static const char *kill_reason(const struct sockiter_proto *proto,
 
 	switch (err) {
 	case KILL_NO_DIAG:
-		snprintf(reason, sizeof(reason), "the kernel has no inet_diag "
-			 "for %s (modprobe %s_diag)", proto->name, proto->name);
+		snprintf(reason, sizeof(reason), NO_DIAG, proto->name,
+			 proto->name);
 		return reason;
 	case -EOPNOTSUPP:	/* inet_diag can destroy: diag_support() */
 		if (w->r.kind == SOCK_KIND_TIMEWAIT)
@@ -269,73 +299,65 @@ static const char *kill_reason(const struct sockiter_proto *proto,
 			       "TIME_WAIT sockets";
 		break;
 	case -EPERM:
-		return "need root or CAP_NET_ADMIN";
+		return "need " SOCK_KILL_PRIVILEGES;
 	}
 	return strerror(-err);
 }
 
-void sockiter_kill_check(const struct sockiter_proto *proto)
+int sock_kill_check(const struct sockiter_proto *proto, struct sock_err *e)
 {
-	int err = diag_support(proto);
+	int err;
 
+	if (!sock_has_cap(CAP_NET_ADMIN))
+		return sock_fail(e, EXIT_RUNTIME, "kill needs "
+				 SOCK_KILL_PRIVILEGES " to "
+				 "close sockets through inet_diag (kernels "
+				 "before 6.5)");
+	err = diag_support(proto);
+	if (err == DIAG_BROKEN) {
+		*e = diag_err;
+		return -1;
+	}
 	if (err == -EOPNOTSUPP)
-		die("kill needs Linux 6.5 (the bpf_sock_destroy kfunc) or a "
-		    "kernel built with CONFIG_INET_DIAG_DESTROY: this one has "
-		    "neither");
+		return sock_fail(e, EXIT_RUNTIME, "kill needs Linux 6.5 (the "
+				 "bpf_sock_destroy kfunc) or a kernel built "
+				 "with CONFIG_INET_DIAG_DESTROY: this one has "
+				 "neither");
 	if (err == KILL_NO_DIAG)
-		die("kill: the kernel has no inet_diag for %s (modprobe "
-		    "%s_diag)", proto->name, proto->name);
+		return sock_fail(e, EXIT_RUNTIME, "kill: " NO_DIAG, proto->name,
+				 proto->name);
 	if (err)
-		die("kill: cannot close sockets through inet_diag: %s",
-		    strerror(-err));
+		return sock_fail(e, EXIT_RUNTIME, "kill: cannot close sockets "
+				 "through inet_diag: %s", strerror(-err));
+	return 0;
 }
 
-bool sockiter_kill_row(const struct sockiter *it, const struct sockiter_row *w)
+int sock_kill_row(const struct sockiter *it, const struct sockiter_row *w,
+		  const char **reason, struct sock_err *e)
 {
-	char row[SOCK_BRIEF_MAX];
 	int err = 0;
 
 	if (!it->dry_run)
 		err = w->kill.err == SOCK_KILL_NETLINK ?
 		      diag_destroy(it->proto, w) : w->kill.err;
+	if (err == DIAG_BROKEN) {
+		*e = diag_err;
+		return -1;
+	}
 	if (!err) {
 		stats.closed++;
-		return true;
+		return SOCK_KILL_CLOSED;
 	}
-	sockiter_row_brief(row, &w->r);
 	if (err == -ENOENT) {	/* closed by its owner meanwhile */
 		stats.gone++;
-		if (it->verbose)
-			warn_msg("gone before kill came to it: %s", row);
-		return false;
+		return SOCK_KILL_GONE;
 	}
 	stats.refused++;
-	warn_msg("not closed: %s: %s", row, kill_reason(it->proto, w, err));
-	return false;
+	*reason = kill_reason(it->proto, w, err);
+	return SOCK_KILL_REFUSED;
 }
 
-size_t sockiter_kill_closed(void)
+const struct sock_kill_stats *sock_kill_stats(void)
 {
-	return stats.closed;
-}
-
-int sockiter_kill_summary(const struct sockiter *it, __u64 unlisted)
-{
-	size_t closed = stats.closed + unlisted;
-	const char *s = closed == 1 ? "" : "s";
-
-	if (it->dry_run) {
-		printf("would close %zu socket%s\n", closed, s);
-		return 0;
-	}
-	printf("closed %zu socket%s", closed, s);
-	if (stats.refused)
-		printf(", %zu not closed", stats.refused);
-	if (stats.gone)
-		printf(", %zu gone before kill came to them", stats.gone);
-	printf("\n");
-	if (unlisted)
-		warn_msg("%llu of the sockets closed are not listed: their "
-			 "rows did not fit the reads", (unsigned long long)unlisted);
-	return stats.refused || unlisted ? 1 : 0;
+	return &stats;
 }

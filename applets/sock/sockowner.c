@@ -14,15 +14,17 @@
 #include <bpf/libbpf.h>
 
 #include "core/kit.h"
-#include "sock/sockiter.h"
+#include "sock/sockload.h"
+#include "sock/sockowner.h"
 #include "sockowner.skel.h"
 #include "sockowner.lskel.h"
 
 static struct sock_owner_rec *owners;
 static size_t nowners;
 
-/* The program's fd, from the light skeleton, else through libbpf. */
-static int load_owners(bool verbose)
+/* The program's fd, from the light skeleton, else through libbpf; or
+ * -1. */
+static int load_owners(bool verbose, struct sock_err *e)
 {
 	struct sockowner_light *light = verbose ? NULL : sockowner_light__open();
 	struct sockowner *skel;
@@ -34,10 +36,12 @@ static int load_owners(bool verbose)
 	}
 	skel = sockowner__open();
 	if (!skel)
-		die_errno("cannot open the BPF task_file iterator for -p");
+		return sock_fail_errno(e, "cannot open the BPF task_file "
+				       "iterator for -p");
 	if (sockowner__load(skel))
-		die("cannot load the BPF task_file iterator for -p (Linux 5.8 "
-		    "or later)%s", verbose ? "" : " (-v tells why)");
+		return sock_fail(e, EXIT_RUNTIME, "cannot load the BPF "
+				 "task_file iterator for -p (Linux 5.8 or "
+				 "later)%s", verbose ? "" : " (-v tells why)");
 	return bpf_program__fd(skel->progs.sock_owners);
 }
 
@@ -53,42 +57,71 @@ static int by_inode(const void *x, const void *y)
 	return a->fd > b->fd ? -1 : a->fd < b->fd;
 }
 
-void sockiter_read_owners(bool verbose)
+/* Every record of the iterator's at fd, in *buf: their bytes, or -1. */
+static long read_all(int fd, char **buf, struct sock_err *e)
 {
-	int link, fd;
-	size_t cap = 0, have = 0, got;
-	char *buf = NULL;
+	size_t cap = 0, have = 0;
+	char *more;
+	long got;
 
-	link = bpf_link_create(load_owners(verbose), 0,
-			       BPF_TRACE_ITER, NULL);
-	if (link < 0)
-		die_errno("cannot attach the BPF task_file iterator for -p");
-	fd = bpf_iter_create(link);
-	if (fd < 0)
-		die_errno("cannot read the BPF task_file iterator for -p");
 	for (;;) {
 		if (cap - have < 65536) {
 			cap = cap ? 2 * cap : 1 << 20;
-			buf = realloc(buf, cap);
-			if (!buf)
-				die("out of memory for -p's owners");
+			more = realloc(*buf, cap);
+			if (!more)
+				return sock_fail(e, EXIT_RUNTIME, "out of memory "
+						 "for -p's owners");
+			*buf = more;
 		}
-		got = sockiter_read(fd, buf + have, cap - have);
-		if (got == 0)
-			break;
+		got = sock_iter_read(fd, *buf + have, cap - have, e);
+		if (got <= 0)
+			return got < 0 ? -1 : (long)have;
 		have += got;
 	}
-	close(fd);
-	close(link);
+}
+
+/* The records, sorted, each socket's owners once. */
+static void take_owners(char *buf, size_t len)
+{
 	owners = (struct sock_owner_rec *)buf;
-	qsort(owners, have / sizeof(*owners), sizeof(*owners), by_inode);
+	qsort(owners, len / sizeof(*owners), sizeof(*owners), by_inode);
 	/* a thread with files of its own lists its process's again */
-	for (size_t i = 0; i < have / sizeof(*owners); i++)
+	for (size_t i = 0; i < len / sizeof(*owners); i++)
 		if (!nowners || by_inode(&owners[nowners - 1], &owners[i]))
 			owners[nowners++] = owners[i];
 }
 
-const struct sock_owner_rec *sockiter_owners_of(__u64 inode, size_t *n)
+int sock_read_owners(bool verbose, struct sock_err *e)
+{
+	int prog = load_owners(verbose, e), link, fd;
+	char *buf = NULL;
+	long len;
+
+	if (prog < 0)
+		return -1;
+	link = bpf_link_create(prog, 0, BPF_TRACE_ITER, NULL);
+	if (link < 0)
+		return sock_fail_errno(e, "cannot attach the BPF task_file "
+				       "iterator for -p");
+	fd = bpf_iter_create(link);
+	if (fd < 0) {
+		sock_fail_errno(e, "cannot read the BPF task_file iterator "
+				"for -p");
+		close(link);
+		return -1;
+	}
+	len = read_all(fd, &buf, e);
+	close(fd);
+	close(link);
+	if (len < 0) {
+		free(buf);
+		return -1;
+	}
+	take_owners(buf, len);
+	return 0;
+}
+
+const struct sock_owner_rec *sock_owners_of(__u64 inode, size_t *n)
 {
 	size_t lo = 0, hi = nowners, mid;
 

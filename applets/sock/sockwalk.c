@@ -1,0 +1,484 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * One walk of tcpiter's or udpiter's iterator.  The BPF program
+ * (bpf/sockiter.bpf.h) filters in the kernel and writes one fixed-size
+ * struct sock_rec per socket, followed by /proc's hashed pointer as text
+ * ("%pK": only the kernel can hash it), in batches.  Here the records are
+ * read, put back in /proc's order and handed on, a row each.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+
+#include "core/kit.h"
+#include "sock/sockload.h"
+#include "sock/sockwalk.h"
+
+/* The walk ended by an error, in walk->e. */
+static void fail(struct sock_walk *walk, const char *msg)
+{
+	sock_fail(walk->e, EXIT_RUNTIME, "%s", msg);
+	walk->failed = true;
+}
+
+/* Does the record at rec carry a struct sock_info (-i, full sockets)? */
+static bool has_info(const struct sock_walk *walk, const char *rec)
+{
+	return walk->it->config.want_info &&
+	       rec[offsetof(struct sock_rec, kind)] == SOCK_KIND_FULL;
+}
+
+/* The row from a record in its written form (sockrec.h) and its pointer,
+ * handed on. */
+static void hand_on(struct sock_walk *walk, const char *rec, size_t size,
+		    const char *ptr, size_t ptr_len)
+{
+	size_t fields = SOCK_REC_FIELDS(walk->it->proto->tcp_tail);
+	static struct sockiter_row w;
+
+	memset(&w.r, 0, sizeof(w.r));
+	/* from the end: the kill tail, then the info */
+	if (walk->it->config.want_kill) {
+		size -= sizeof(w.kill);
+		memcpy(&w.kill, rec + size, sizeof(w.kill));
+	}
+	if (has_info(walk, rec)) {
+		size -= sizeof(w.info);
+		memcpy(&w.info, rec + size, sizeof(w.info));
+	}
+	memcpy(&w.r, rec, fields);
+	memcpy(w.r.src, rec + fields, size - fields);
+	if (w.r.family == SOCK_FAMILY_V4) {
+		w.r.dst[0] = w.r.src[1];
+		w.r.src[1] = 0;
+	}
+	w.ptr_len = ptr_len < SOCK_PTR_MAX ? ptr_len : SOCK_PTR_MAX;
+	memcpy(w.ptr, ptr, w.ptr_len);
+	if (walk->ops->row(walk->ops->ctx, &w, walk->e))
+		walk->failed = true;
+}
+
+/* The size of the record at rec, in its written form. */
+static size_t written_size(const struct sock_walk *walk, const char *rec)
+{
+	__u8 family = rec[offsetof(struct sock_rec, family)];
+
+	return SOCK_REC_FIELDS(walk->it->proto->tcp_tail) +
+	       SOCK_REC_ADDR_SIZE(family) +
+	       (has_info(walk, rec) ? sizeof(struct sock_info) : 0) +
+	       (walk->it->config.want_kill ? sizeof(struct sock_kill) : 0);
+}
+
+/* Room to hold len more bytes and one more row. */
+static bool room_to_hold(struct sock_walk *walk, size_t len)
+{
+	char *held;
+	__u64 *rows;
+
+	if (walk->held_len > UINT32_MAX) {	/* tens of millions of rows */
+		fail(walk, "too many rows to hold for sorting");
+		return false;
+	}
+	held = sock_grow(walk->held, &walk->held_cap, walk->held_len + len, 1);
+	if (held)
+		walk->held = held;
+	rows = sock_grow(walk->rows, &walk->rows_cap, walk->n + 1,
+			 sizeof(*walk->rows));
+	if (rows)
+		walk->rows = rows;
+	if (!held || !rows)
+		fail(walk, "out of memory");
+	return held && rows;
+}
+
+/* The record, and its pointer ended by a newline (want_pointer), kept
+ * to be handed on after the walk. */
+static void hold(struct sock_walk *walk, const char *rec, size_t size,
+		 const char *ptr, size_t ptr_len)
+{
+	bool pointer = walk->it->config.want_pointer;
+	size_t len = size + (pointer ? ptr_len + 1 : 0);
+	struct sock_rec head;
+	char *p;
+
+	if (!room_to_hold(walk, len))
+		return;
+	memcpy(&head, rec, SOCK_REC_TCP_OWN);
+	walk->rows[walk->n++] = (__u64)head.family << 63 |
+				(__u64)(head.sl & INT32_MAX) << 32 |
+				walk->held_len;
+	p = walk->held + walk->held_len;
+	memcpy(p, rec, size);
+	if (pointer) {
+		memcpy(p + size, ptr, ptr_len);
+		p[size + ptr_len] = '\n';
+	}
+	walk->held_len += len;
+}
+
+/* A row of the walk's, handed on or held. */
+static void take_row(struct sock_walk *walk, const char *rec, size_t size,
+		     const char *ptr, size_t ptr_len)
+{
+	if (rec[offsetof(struct sock_rec, family)] == walk->stream_family)
+		hand_on(walk, rec, size, ptr, ptr_len);
+	else
+		hold(walk, rec, size, ptr, ptr_len);
+}
+
+#define NO_POINTERS	"the iterator's rows lack their pointers"
+
+/* A record kept until its pointer comes. */
+static void wait_for_pointer(struct sock_walk *walk, const char *rec,
+			     size_t size)
+{
+	if (walk->waiting == SOCK_PTR_BATCH) {
+		fail(walk, NO_POINTERS);
+		return;
+	}
+	memcpy(walk->waiting_rec[walk->waiting], rec, size);
+	walk->waiting_size[walk->waiting++] = size;
+}
+
+/* A batch's pointers p[0..end), given to the rows that wait. */
+static void take_pointers(struct sock_walk *walk, const char *p,
+			  const char *end)
+{
+	const char *next;
+	unsigned int i;
+
+	for (i = 0; i < walk->waiting && !walk->failed; i++, p = next + 1) {
+		if (p >= end) {
+			fail(walk, NO_POINTERS);
+			return;
+		}
+		next = memchr(p, ' ', end - p);
+		if (!next)
+			next = end;
+		take_row(walk, walk->waiting_rec[i], walk->waiting_size[i], p,
+			 next - p);
+	}
+	walk->waiting = 0;
+}
+
+size_t sock_walk_take(struct sock_walk *walk, const char *buf, size_t len)
+{
+	const char *rec, *end;
+	size_t off = 0, size;
+	__u8 kind;
+
+	while (len - off >= SOCK_REC_TCP_OWN && !walk->failed) {
+		rec = buf + off;
+		kind = rec[offsetof(struct sock_rec, kind)];
+		if (kind == SOCK_KIND_END) {
+			walk->ended = true;
+			return len;
+		}
+		if (kind == SOCK_KIND_POINTERS) {
+			rec += SOCK_REC_TCP_OWN;
+			end = memchr(rec, '\n', buf + len - rec);
+			if (!end)
+				break;
+			take_pointers(walk, rec, end);
+			off = end + 1 - buf;
+			continue;
+		}
+		size = written_size(walk, rec);
+		if (len - off < size)
+			break;
+		if (walk->it->config.want_pointer)
+			wait_for_pointer(walk, rec, size);
+		else
+			take_row(walk, rec, size, NULL, 0);
+		off += size;
+	}
+	return off;
+}
+
+/*
+ * The kernel's walk runs in a reader thread, on the other core, while
+ * this one formats: reads land in a ring of chunks.  One read() returns
+ * at most the kernel's 32 KiB buffer.
+ */
+#define READ_CHUNKS	4
+#define READ_CHUNK	(32 * 1024)
+/*
+ * kill's reads: half the kernel's buffer.  A read() ends before the
+ * program runs on a socket once it holds this much, so a record always
+ * fits: a socket closed by the program is never shown again (it is no
+ * longer in the table), so a record cut there would be lost.
+ */
+#define KILL_READ	(READ_CHUNK / 2)
+
+struct reader {
+	int fd;
+	size_t read_size;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int filled, taken;	/* chunks, counted from the start */
+	bool done;
+	bool stop;			/* the walk failed: read no more */
+	int err;			/* errno of a failed read() */
+	struct {
+		char data[READ_CHUNK];
+		size_t len;
+	} chunk[READ_CHUNKS];
+};
+
+static void *read_chunks(void *arg)
+{
+	struct reader *rd = arg;
+	ssize_t got;
+
+	for (;;) {
+		pthread_mutex_lock(&rd->lock);
+		while (rd->filled - rd->taken == READ_CHUNKS && !rd->stop)
+			pthread_cond_wait(&rd->cond, &rd->lock);
+		pthread_mutex_unlock(&rd->lock);
+		if (rd->stop)
+			return NULL;
+		got = read(rd->fd, rd->chunk[rd->filled % READ_CHUNKS].data,
+			   rd->read_size);
+		/* EAGAIN: a million sockets filtered out in one read() */
+		if (got < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		pthread_mutex_lock(&rd->lock);
+		if (got > 0)
+			rd->chunk[rd->filled++ % READ_CHUNKS].len = got;
+		else
+			rd->err = got < 0 ? errno : 0;
+		rd->done = got <= 0;
+		pthread_cond_signal(&rd->cond);
+		pthread_mutex_unlock(&rd->lock);
+		if (got <= 0)
+			return NULL;
+	}
+}
+
+/* The next chunk read, or NULL at the end of the walk. */
+static const char *next_chunk(struct reader *rd, size_t *len)
+{
+	const char *data = NULL;
+
+	pthread_mutex_lock(&rd->lock);
+	while (rd->taken == rd->filled && !rd->done)
+		pthread_cond_wait(&rd->cond, &rd->lock);
+	if (rd->taken != rd->filled) {
+		data = rd->chunk[rd->taken % READ_CHUNKS].data;
+		*len = rd->chunk[rd->taken % READ_CHUNKS].len;
+	}
+	pthread_mutex_unlock(&rd->lock);
+	return data;
+}
+
+static void chunk_done(struct reader *rd)
+{
+	pthread_mutex_lock(&rd->lock);
+	rd->taken++;
+	pthread_cond_signal(&rd->cond);
+	pthread_mutex_unlock(&rd->lock);
+}
+
+/* The walk failed: the reader reads no more. */
+static void stop_reader(struct reader *rd)
+{
+	pthread_mutex_lock(&rd->lock);
+	rd->stop = true;
+	pthread_cond_signal(&rd->cond);
+	pthread_mutex_unlock(&rd->lock);
+}
+
+#define CUT_SHORT	"the iterator's output is cut short"
+
+/*
+ * Listeners only: a read() of one IPv4 record's size or less ends at the
+ * row that filled it (bpf_seq_read() stops once it has the count asked
+ * for), so no read() goes on through the established hash, that has no
+ * rows to give, once the program marked the end of the listening hash.
+ * Two read()s a listener: fine for the few there are.
+ */
+static void read_listeners(struct sock_walk *walk, int fd)
+{
+	static char buf[2 * sizeof(struct sockiter_row)];
+	size_t have = 0, used;
+	long got;
+
+	while (!walk->ended && !walk->failed) {
+		got = sock_iter_read(fd, buf + have, SOCK_REC_ADDRS + 8,
+				     walk->e);
+		if (got < 0)
+			walk->failed = true;
+		if (got <= 0)
+			break;
+		have += got;
+		used = sock_walk_take(walk, buf, have);
+		memmove(buf, buf + used, have - used);
+		have -= used;
+	}
+	if (!walk->failed && (have || walk->waiting))
+		fail(walk, CUT_SHORT);
+}
+
+/* The chunks the reader thread reads, taken. */
+static void take_chunks(struct sock_walk *walk, struct reader *rd)
+{
+	static char buf[2 * READ_CHUNK];	/* a cut record, then a chunk */
+	size_t have = 0, used, len;
+	const char *data;
+
+	while ((data = next_chunk(rd, &len))) {
+		if (walk->ended) {	/* what follows is not of this walk */
+			chunk_done(rd);
+			continue;
+		}
+		walk->reads++;
+		memcpy(buf + have, data, len);
+		chunk_done(rd);
+		have += len;
+		used = sock_walk_take(walk, buf, have);
+		if (walk->failed) {
+			stop_reader(rd);
+			return;
+		}
+		memmove(buf, buf + used, have - used);
+		have -= used;
+	}
+	if (rd->err) {
+		errno = rd->err;
+		sock_fail_errno(walk->e, "reading the iterator");
+		walk->failed = true;
+	} else if (have || walk->waiting) {
+		fail(walk, CUT_SHORT);
+	}
+}
+
+/* The whole walk, handed on or held as it is read. */
+static void read_walk(struct sock_walk *walk, int link)
+{
+	static struct reader rd;
+	pthread_t thread;
+	int err;
+
+	rd = (struct reader){
+		.fd = bpf_iter_create(link),
+		.read_size = walk->it->config.want_kill ? KILL_READ : READ_CHUNK,
+	};
+	if (rd.fd < 0) {
+		sock_fail_errno(walk->e, "cannot start the iterator");
+		walk->failed = true;
+		return;
+	}
+	if (walk->it->config.listeners_only) {
+		read_listeners(walk, rd.fd);
+		close(rd.fd);
+		return;
+	}
+	pthread_mutex_init(&rd.lock, NULL);
+	pthread_cond_init(&rd.cond, NULL);
+	err = pthread_create(&thread, NULL, read_chunks, &rd);
+	if (err) {
+		errno = err;
+		sock_fail_errno(walk->e, "cannot start a thread");
+		walk->failed = true;
+		close(rd.fd);
+		return;
+	}
+	take_chunks(walk, &rd);
+	pthread_join(thread, NULL);
+	close(rd.fd);
+}
+
+static void sift_down(__u64 *v, size_t i, size_t n)
+{
+	size_t c;
+	__u64 t;
+
+	for (; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && v[c] < v[c + 1])
+			c++;
+		if (v[i] >= v[c])
+			break;
+		t = v[i];
+		v[i] = v[c];
+		v[c] = t;
+	}
+}
+
+/* /proc lists UDP sockets by hash slot; kernels from 6.5 walk another
+ * hash.  A heapsort: in place, where qsort would take a copy as big. */
+static void sort_rows(__u64 *v, size_t n)
+{
+	size_t i;
+	__u64 t;
+
+	for (i = n / 2; i-- > 0;)
+		sift_down(v, i, n);
+	for (i = n; i-- > 1;) {
+		t = v[0];
+		v[0] = v[i];
+		v[i] = t;
+		sift_down(v, 0, i);
+	}
+}
+
+/* Held row i, handed on. */
+static void hand_on_held(struct sock_walk *walk, size_t i)
+{
+	const char *rec = walk->held + (__u32)walk->rows[i];
+	size_t size = written_size(walk, rec);
+	const char *ptr, *end;
+
+	ptr = end = rec + size;
+	if (walk->it->config.want_pointer)
+		end = memchr(ptr, '\n', walk->held + walk->held_len - ptr);
+	hand_on(walk, rec, size, ptr, end - ptr);
+}
+
+/* The rows held, in /proc's order: IPv4's, then IPv6's. */
+static void hand_on_all_held(struct sock_walk *walk)
+{
+	const struct sock_walk_ops *ops = walk->ops;
+	size_t i;
+
+	if (walk->it->proto->sort_by_sl)
+		sort_rows(walk->rows, walk->n);
+	for (i = 0; i < walk->n && walk->rows[i] >> 63 == SOCK_FAMILY_V4 &&
+		    !walk->failed; i++)
+		hand_on_held(walk, i);
+	if (!walk->failed && ops->v4_done && ops->v4_done(ops->ctx, walk->e))
+		walk->failed = true;
+	for (; i < walk->n && !walk->failed; i++)
+		hand_on_held(walk, i);
+}
+
+void sock_walk_init(struct sock_walk *walk, const struct sockiter *it,
+		    const struct sock_walk_ops *ops, struct sock_err *e)
+{
+	const struct sockiter_filter *f = &it->config.filter;
+	int first = f->families & (1 << SOCK_FAMILY_V4) ? SOCK_FAMILY_V4 :
+							  SOCK_FAMILY_V6;
+
+	memset(walk, 0, offsetof(struct sock_walk, waiting_size));
+	walk->it = it;
+	walk->ops = ops;
+	walk->e = e;
+	walk->stream_family = it->proto->sort_by_sl ? -1 : first;
+}
+
+long sock_walk(const struct sockiter *it, int link,
+	       const struct sock_walk_ops *ops, struct sock_err *e)
+{
+	static struct sock_walk walk;
+
+	sock_walk_init(&walk, it, ops, e);
+	read_walk(&walk, link);
+	if (!walk.failed)
+		hand_on_all_held(&walk);
+	free(walk.held);
+	free(walk.rows);
+	return walk.failed ? -1 : (long)walk.reads;
+}
