@@ -79,6 +79,16 @@ static void test_cmdline(void)
 	check("rootwait=09 is no number (octal): said, and waits for ever, "
 	      "as rootwait_timeout_setup()", b.root_wait == -1 &&
 	      strstr(said, "ignoring rootwait=09: not a number"));
+
+	memset(&b, 0, sizeof(b));
+	parse_saying(&b, "ramdisk_start=2147483648", said, sizeof(said));
+	check("ramdisk_start= past the kernel's int: ignored, said",
+	      b.ramdisk_start == 0 && strstr(said, "ignoring "
+	      "ramdisk_start=2147483648: not a number from 0 to 2147483647"));
+	memset(&b, 0, sizeof(b));
+	parse_saying(&b, "ramdisk_start=2147483647", said, sizeof(said));
+	check("ramdisk_start= at the kernel's INT_MAX is taken",
+	      b.ramdisk_start == 2147483647);
 	unsetenv("KIT_OSRELEASE");
 }
 

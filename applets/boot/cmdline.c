@@ -14,13 +14,15 @@
 #include "boot/initrd.h"
 
 /* Base 0, as the kernel reads rootdelay=, rootwait= and ramdisk_start=;
- * bad when value is not a number. */
-static long cmdline_number(const char *name, const char *value, long bad)
+ * bad when value is not a number from 0 to max. */
+static long cmdline_number(const char *name, const char *value, long bad,
+			   long max)
 {
 	unsigned long n;
 
-	if (parse_ulong(value, 0, 0, LONG_MAX, &n)) {
-		warn_msg("ignoring %s=%s: not a number", name, value);
+	if (parse_ulong(value, 0, 0, max, &n)) {
+		warn_msg("ignoring %s=%s: not a number from 0 to %ld", name,
+			 value, max);
 		return bad;
 	}
 	return n;
@@ -47,7 +49,7 @@ static void rootwait_timeout(struct boot *b, const char *value)
 			 "give rootwait alone to wait", value);
 		return;
 	}
-	b->root_wait = cmdline_number("rootwait", value, -1);
+	b->root_wait = cmdline_number("rootwait", value, -1, LONG_MAX);
 }
 
 /*
@@ -79,9 +81,10 @@ static void boot_param(struct boot *b, char *word)
 	else if (!strcmp(word, "rootwait"))
 		rootwait_timeout(b, value);
 	else if (!strcmp(word, "rootdelay") && value)
-		b->rootdelay = cmdline_number(word, value, 0);
+		b->rootdelay = cmdline_number(word, value, 0, LONG_MAX);
 	else if (!strcmp(word, "ramdisk_start") && value)
-		b->ramdisk_start = cmdline_number(word, value, 0);
+		/* rd_image_start, an int (init/do_mounts_rd.c) */
+		b->ramdisk_start = cmdline_number(word, value, 0, INT_MAX);
 	else if (!strcmp(word, "noinitrd"))
 		b->noinitrd = true;
 	else if (!strcmp(word, "kit.image") && value)
