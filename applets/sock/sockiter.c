@@ -405,7 +405,7 @@ static void prepare(struct sockiter *it)
 {
 	check_privileges();
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
-		die("kernel has no BTF at /sys/kernel/btf/vmlinux");
+		die("kernel has no BTF at /sys/kernel/btf/vmlinux: use a kernel built with CONFIG_DEBUG_INFO_BTF=y");
 	it->config.hz = sockiter_kernel_hz(it->verbose);
 	if (!it->proto->tcp_tail)
 		it->config.udp_header_wide = sockiter_udp_header_wide();
@@ -937,6 +937,16 @@ static bool all_digits(const char *s)
 	return *s && strspn(s, "0123456789") == strlen(s);
 }
 
+/* path = format with -N's spec in it; cut short, it could name another
+ * namespace's file. */
+static void spec_path(char *path, size_t size, const char *format,
+		      const char *spec)
+{
+	if (snprintf(path, size, format, spec) >= (int)size)
+		die_usage("-N takes a name or path shorter than %zu bytes, got %zu",
+			  size, strlen(spec));
+}
+
 /*
  * -N SPEC's path into path: a path as it is; pid:PID the process's; a
  * name in /run/netns.  An all-digit SPEC names the process only when no
@@ -950,17 +960,17 @@ static void netns_path(const char *spec, char *path, size_t size)
 	bool named;
 
 	if (strchr(spec, '/')) {
-		snprintf(path, size, "%s", spec);
+		spec_path(path, size, "%s", spec);
 		return;
 	}
 	if (!strncmp(spec, "pid:", 4)) {
 		if (!all_digits(spec + 4))
 			die_usage("-N pid:PID takes a process number, got '%s'",
 				  spec);
-		snprintf(path, size, "/proc/%s/ns/net", spec + 4);
+		spec_path(path, size, "/proc/%s/ns/net", spec + 4);
 		return;
 	}
-	snprintf(path, size, "/run/netns/%s", spec);
+	spec_path(path, size, "/run/netns/%s", spec);
 	if (!all_digits(spec))
 		return;
 	named = !lstat(path, &st);
@@ -970,7 +980,7 @@ static void netns_path(const char *spec, char *path, size_t size)
 			  "-N /run/netns/%s or -N pid:%s", spec, spec, spec,
 			  spec, spec);
 	if (!named)
-		snprintf(path, size, "/proc/%s/ns/net", spec);
+		spec_path(path, size, "/proc/%s/ns/net", spec);
 }
 
 /* -N SPEC (netns_path()) */
@@ -1085,7 +1095,8 @@ static bool on_bpffs(const char *path)
 {
 	struct statfs st;
 
-	return !statfs(path, &st) && st.f_type == BPF_FS_MAGIC;
+	/* f_type is a signed int on 32-bit ARM: the magic as its type. */
+	return !statfs(path, &st) && st.f_type == (__typeof__(st.f_type))BPF_FS_MAGIC;
 }
 
 static void pin(const struct sockiter *it, int link)
