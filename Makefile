@@ -212,7 +212,7 @@ modules_clean:
 # kit's main job: the four applets at work in a booted kernel (the demo).
 run: deps
 	$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) all
-	$(Q)KIT=$(abspath $(KIT)) tests/vm/run-demo
+	$(Q)KIT=$(abspath $(KIT)) DEMO_ARCH=$(DEB_ARCH_$(ARCH)) tests/vm/run-demo
 
 # A shell in the VM, with kit and the module: make vm-shell K=6.12
 K ?= 6.1
