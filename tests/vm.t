@@ -1,6 +1,7 @@
 # The VM tests: every tests/guest/*.sh on Debian's 5.10, 6.1, 6.12, 7.2
 # and 7.3 amd64 kernels, its 6.1, 6.12 and 7.3 arm64 kernels (with
-# KIT_ARM64's kit) and its 6.1 armhf kernel (armmp, with KIT_ARM's kit)
+# KIT_ARM64's kit) and its 6.1 and 6.12 armhf kernels (armmp, with
+# KIT_ARM's kit)
 # under qemu (tests/vm/run, one boot per kernel), then a self-check that
 # the rig reports failures, how long it all took, and the table of the
 # kernels kit is proven on, made from this run's results.
