@@ -1,12 +1,14 @@
 # kit: one static multicall binary.  `make help` lists the targets.
 
 # O: where objects and generated files go.  With O= on the command line the
-# binary goes there too, so several builds can share one checkout.
-O ?= build
+# binary goes there too, so several builds can share one checkout.  A
+# cross build (ARCH= below) goes to build/ARCH, binary and all: in build/
+# and ./kit, the host's objects would pass for its own.
+O ?= build$(CROSS_DIR)
 ifeq ($(origin O),command line)
 KIT ?= $(O)/kit
 else
-KIT ?= kit
+KIT ?= $(if $(CROSS_DIR),$(O)/kit,kit)
 endif
 
 PREFIX ?= /usr/local
@@ -32,6 +34,7 @@ $(error ARCH=$(ARCH): kit builds for x86, arm64 and arm)
 endif
 ifneq ($(ARCH),$(HOST_ARCH))
 CROSS_COMPILE ?= $(TRIPLET_$(ARCH))-
+CROSS_DIR := /$(ARCH)
 endif
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
