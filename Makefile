@@ -1,12 +1,14 @@
 # kit: one static multicall binary.  `make help` lists the targets.
 
 # O: where objects and generated files go.  With O= on the command line the
-# binary goes there too, so several builds can share one checkout.
-O ?= build
+# binary goes there too, so several builds can share one checkout.  A
+# cross build (ARCH= below) goes to build/ARCH, binary and all: in build/
+# and ./kit, the host's objects would pass for its own.
+O ?= build$(CROSS_DIR)
 ifeq ($(origin O),command line)
 KIT ?= $(O)/kit
 else
-KIT ?= kit
+KIT ?= $(if $(CROSS_DIR),$(O)/kit,kit)
 endif
 
 PREFIX ?= /usr/local
@@ -32,6 +34,7 @@ $(error ARCH=$(ARCH): kit builds for x86, arm64 and arm)
 endif
 ifneq ($(ARCH),$(HOST_ARCH))
 CROSS_COMPILE ?= $(TRIPLET_$(ARCH))-
+CROSS_DIR := /$(ARCH)
 endif
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
@@ -105,7 +108,7 @@ endif
 
 .DELETE_ON_ERROR:
 .PHONY: all deps check test unit install uninstall modules modules_clean \
-	run vm-shell vmtest bench clean help kit-arm64
+	run vm-shell vmtest bench clean help kit-arm64 kit-arm
 
 all: $(KIT)
 
@@ -217,20 +220,22 @@ unit: $(patsubst %,$(O)/%,$(UNITS))
 deps:
 	$(Q)tests/deps
 
-# The kit of the VM tests' arm64 guests (tests/vm/run's KIT_ARM64),
-# cross-built in a directory of its own.
+# The kits of the VM tests' arm64 and armhf guests (tests/vm/run's
+# KIT_ARM64 and KIT_ARM), each cross-built in a directory of its own.
 KIT_ARM64 := $(O)/arm64/kit
-kit-arm64:
-	$(Q)$(MAKE) --no-print-directory ARCH=arm64 O=$(O)/arm64 KIT=$(KIT_ARM64) all
+KIT_ARM := $(O)/arm/kit
+kit-arm64 kit-arm: kit-%:
+	$(Q)$(MAKE) --no-print-directory ARCH=$* O=$(O)/$* KIT=$(O)/$*/kit all
 
-TEST_ENV = KIT=$(abspath $(KIT)) KIT_ARM64=$(abspath $(KIT_ARM64)) O=$(abspath $(O))
+TEST_ENV = KIT=$(abspath $(KIT)) KIT_ARM64=$(abspath $(KIT_ARM64)) \
+	   KIT_ARM=$(abspath $(KIT_ARM)) O=$(abspath $(O))
 
 # The README's test command: install what is missing, build, test all.
 check: deps
-	$(Q)$(MAKE) --no-print-directory all unit kit-arm64
+	$(Q)$(MAKE) --no-print-directory all unit kit-arm64 kit-arm
 	$(Q)$(TEST_ENV) tests/run
 
-test: all unit kit-arm64
+test: all unit kit-arm64 kit-arm
 	$(Q)$(TEST_ENV) tests/run $(T)
 
 install: $(KIT)
@@ -251,15 +256,15 @@ modules_clean:
 # kit's main job: the four applets at work in a booted kernel (the demo).
 run: deps
 	$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) all
-	$(Q)KIT=$(abspath $(KIT)) tests/vm/run-demo
+	$(Q)KIT=$(abspath $(KIT)) DEMO_ARCH=$(DEB_ARCH_$(ARCH)) tests/vm/run-demo
 
 # A shell in the VM, with kit and the module: make vm-shell K=6.12
 K ?= 6.1
 vm-shell: deps
-	$(Q)$(MAKE) --no-print-directory all kit-arm64
+	$(Q)$(MAKE) --no-print-directory all kit-arm64 kit-arm
 	$(Q)$(TEST_ENV) tests/vm/run -i -k $(K)
 
-vmtest: all kit-arm64
+vmtest: all kit-arm64 kit-arm
 	$(Q)$(TEST_ENV) tests/run vm
 
 bench: all
@@ -275,7 +280,7 @@ help:
 	@echo 'make test T=..  build and run the tests named (tests/run T...)'
 	@echo 'make modules    build kernel/ for KDIR (default: the running kernel)'
 	@echo 'make run        boot a Debian kernel in qemu: the four applets at work'
-	@echo 'make vm-shell   a shell in that VM (K=5.10, 6.1, 6.12, 7.2, 7.3, arm64/6.1'
-	@echo '                or arm64/6.12; default 6.1)'
+	@echo 'make vm-shell   a shell in that VM (K=6.12, arm64/7.3, armhf/6.1...: the'
+	@echo '                kernels of tests/vm/run -k; default 6.1)'
 	@echo 'make bench B=.. benchmarks: tests/bench/run B...'
 	@echo 'make install    install kit and its links into $$(DESTDIR)$$(PREFIX)/bin'

@@ -406,8 +406,9 @@ switch_root(struct boot *b, const char *dir, char **argv)
 	struct statfs fs;
 	size_t i;
 
-	if (!statfs("/", &fs) && (fs.f_type == RAMFS_MAGIC ||
-				  fs.f_type == TMPFS_MAGIC))
+	/* f_type is a signed int on 32-bit ARM, the magics unsigned. */
+	if (!statfs("/", &fs) && ((unsigned int)fs.f_type == RAMFS_MAGIC ||
+				  (unsigned int)fs.f_type == TMPFS_MAGIC))
 		nftw("/", remove_entry, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 	snprintf(path, sizeof(path), "%s/dev", dir);
 	if (mount("/dev", path, NULL, MS_MOVE, NULL))

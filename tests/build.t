@@ -55,8 +55,21 @@ cross() {
 		fail "$name" "$(file "$tmp/$arch/kit" 2>&1)" \
 			"$(tail -5 "$tmp/$arch.log")"
 	fi
+	# Types differ by architecture (32-bit ARM's statfs f_type is int).
+	if grep -q 'warning:' "$tmp/$arch.log"; then
+		fail "build: make ARCH=$arch builds without warnings" \
+			"$(grep -A3 'warning:' "$tmp/$arch.log")"
+	else
+		pass "build: make ARCH=$arch builds without warnings"
+	fi
 }
 cross arm64 'ARM aarch64'
+# Without O=, a cross build has build/ARCH to itself: in build/ and ./kit
+# the host's objects were taken for arm64's, and "nothing to be done".
+expect "build: make ARCH=arm64 builds build/arm64/kit, not ./kit" 0 \
+	"build/arm64/kit build/arm64" env -u KIT -u O make -s \
+	--no-print-directory ARCH=arm64 \
+	--eval='print-kit: ; @echo $(KIT) $(O)' print-kit
 cross arm 'ARM, EABI5'
 cross x86 'x86-64'
 

@@ -1,29 +1,38 @@
 #!/bin/bash
 # make run's demo (tests/vm/run-demo) as a user sees it: on Debian 12's
-# 6.1 every step passes (its PASS lines count here) and it exits 0; with a
-# kit that has no tcpiter, that step fails and the demo exits 1.
+# 6.1, amd64's and arm64's (make run ARCH=arm64), every step passes (its
+# PASS lines count here) and it exits 0; with a kit that has no tcpiter,
+# that step fails and the demo exits 1.
 . "$TESTS/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; t_cleanup' EXIT
 
-tests/vm/run-demo >"$tmp/out" 2>&1
-status=$?
-grep -E '^(PASS|FAIL|SKIP): ' "$tmp/out"
-for step in "kit mcled get shows the kernel's" \
-	"tcpiter --sport 8080 shows the rows of /proc/net" \
-	"udpiter --sport 67 shows the rows of /proc/net" \
-	"the files read back from /dev/ram0 are the image's"; do
-	if grep -q "^PASS: \[6.1\] demo: $step" "$tmp/out"; then
-		pass "make run: the step '$step' passes"
+# demo KERNEL [ARCH]: make run's demo for ARCH (make run ARCH=arm64)
+# shows each applet's step passing on KERNEL, and exits 0.
+demo() {
+	local k=$1 what="make run${2:+ ARCH=$2}"
+
+	tests/vm/run-demo >"$tmp/out" 2>&1
+	status=$?
+	grep -E '^(PASS|FAIL|SKIP): ' "$tmp/out"
+	for step in "kit mcled get shows the kernel's" \
+		"tcpiter --sport 8080 shows the rows of /proc/net" \
+		"udpiter --sport 67 shows the rows of /proc/net" \
+		"the files read back from /dev/ram0 are the image's"; do
+		if grep -q "^PASS: \[$k\] demo: $step" "$tmp/out"; then
+			pass "$what: the step '$step' passes"
+		else
+			fail "$what: the step '$step' passes" "$(tail -20 "$tmp/out")"
+		fi
+	done
+	if [ "$status" -eq 0 ]; then
+		pass "$what: exits 0"
 	else
-		fail "make run: the step '$step' passes" "$(tail -20 "$tmp/out")"
+		fail "$what: exits 0" "exit status $status"
 	fi
-done
-if [ "$status" -eq 0 ]; then
-	pass "make run: exits 0"
-else
-	fail "make run: exits 0" "exit status $status"
-fi
+}
+demo 6.1
+KIT=$KIT_ARM64 DEMO_ARCH=arm64 demo arm64/6.1 arm64
 
 # A step that fails: the same demo with a kit built without tcpiter.  Its
 # FAIL lines are this check's proof, shown indented, out of the count.

@@ -446,11 +446,15 @@ check_errors() {
 	expect_err "$a: netns of no process" 1 "^$a: " "$KIT" $a -N 999999999
 	expect_err "$a -N ''" 2 "^$a: -N takes a network namespace: a name in /run/netns, a path or pid:PID$" \
 		"$KIT" $a -N ''
+	# A path cut short at PATH_MAX could name another namespace's file.
+	expect_err "$a -N longer than a path" 2 \
+		"^$a: -N takes a name or path shorter than 4096 bytes, got 5000$" \
+		"$KIT" $a -N "$(head -c 5000 /dev/zero | tr '\0' 1)"
 	check_privileges
 	check_full_stdout
 	check_full_stdout_walk
 	# A kernel without BTF has no /sys/kernel/btf/vmlinux: hide it.
-	expect_err "$a: kernel without BTF" 1 "^$a: .*BTF" \
+	expect_err "$a: kernel without BTF" 1 "^$NO_BTF$" \
 		unshare -m sh -c 'mount -t tmpfs none /sys/kernel/btf &&
 			exec "$0" "$1"' "$KIT" $a
 	check_no_iterator

@@ -163,7 +163,7 @@ static bool partuuid_name(const char *spec, char name[NAME_MAX + 1])
 		found = false;
 		rewinddir(dir);
 		while (!found && (d = readdir(dir)))
-			if (partition_of(d->d_name, other, &n) && n == want &&
+			if (partition_of(d->d_name, other, &n) && (long)n == want &&
 			    !strcmp(other, disk)) {
 				snprintf(name, NAME_MAX + 1, "%s", d->d_name);
 				found = true;

@@ -145,7 +145,8 @@ int sock_prepare(struct sockiter *it, bool *hz_guessed, struct sock_err *e)
 		return sock_fail(e, EXIT_RUNTIME, NEED_PRIVILEGES);
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
 		return sock_fail(e, EXIT_RUNTIME, "kernel has no BTF at "
-				 "/sys/kernel/btf/vmlinux");
+				 "/sys/kernel/btf/vmlinux: use a kernel built "
+				 "with CONFIG_DEBUG_INFO_BTF=y");
 	it->config.hz = config_hz();
 	if (!it->config.hz)
 		it->config.hz = sampled_hz();
@@ -218,7 +219,9 @@ static bool on_bpffs(const char *path)
 {
 	struct statfs st;
 
-	return !statfs(path, &st) && st.f_type == BPF_FS_MAGIC;
+	/* f_type is a signed int on 32-bit ARM: the magic as its type. */
+	return !statfs(path, &st) &&
+	       st.f_type == (__typeof__(st.f_type))BPF_FS_MAGIC;
 }
 
 int sock_pin(const struct sockiter *it, int link, struct sock_err *e)

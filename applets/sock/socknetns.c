@@ -51,6 +51,18 @@ static bool all_digits(const char *s)
 	return *s && strspn(s, "0123456789") == strlen(s);
 }
 
+/* path = format with -N's spec in it; cut short, it could name another
+ * namespace's file. */
+static int spec_path(char *path, size_t size, const char *format,
+		     const char *spec, struct sock_err *e)
+{
+	if (snprintf(path, size, format, spec) >= (int)size)
+		return sock_fail(e, EXIT_USAGE, "-N takes a name or path "
+				 "shorter than %zu bytes, got %zu", size,
+				 strlen(spec));
+	return 0;
+}
+
 /*
  * -N SPEC's path into path.  An all-digit SPEC names the process only
  * when no entry of /run/netns has that name (ip netns add takes "2", and
@@ -64,18 +76,16 @@ static int netns_path(const char *spec, char *path, size_t size,
 	struct stat st;
 	bool named;
 
-	if (strchr(spec, '/')) {
-		snprintf(path, size, "%s", spec);
-		return 0;
-	}
+	if (strchr(spec, '/'))
+		return spec_path(path, size, "%s", spec, e);
 	if (!strncmp(spec, "pid:", 4)) {
 		if (!all_digits(spec + 4))
 			return sock_fail(e, EXIT_USAGE, "-N pid:PID takes a "
 					 "process number, got '%s'", spec);
-		snprintf(path, size, "/proc/%s/ns/net", spec + 4);
-		return 0;
+		return spec_path(path, size, "/proc/%s/ns/net", spec + 4, e);
 	}
-	snprintf(path, size, "/run/netns/%s", spec);
+	if (spec_path(path, size, "/run/netns/%s", spec, e))
+		return -1;
 	if (!all_digits(spec))
 		return 0;
 	named = !lstat(path, &st);
@@ -85,7 +95,7 @@ static int netns_path(const char *spec, char *path, size_t size,
 				 "and process %s: say -N /run/netns/%s or -N "
 				 "pid:%s", spec, spec, spec, spec, spec);
 	if (!named)
-		snprintf(path, size, "/proc/%s/ns/net", spec);
+		return spec_path(path, size, "/proc/%s/ns/net", spec, e);
 	return 0;
 }
 
