@@ -163,7 +163,7 @@ $(O):
 # Unit tests: tests/X_unit.c includes the code it tests.
 UNITS := $(basename $(notdir $(wildcard tests/*_unit.c)))
 # A unit test links the objects it names here besides the core's lib.o.
-mcled_unit_OBJS := $(O)/led/ledtext.o
+mcled_unit_OBJS := $(O)/led/ledtext.o $(O)/led/ledstage.o
 .SECONDEXPANSION:
 $(O)/%_unit: tests/%_unit.c $(O)/core/lib.o $$($$*_unit_OBJS) \
 	   $(wildcard applets/*.c applets/*/*.[ch] bpf/*.h tests/*.h) | $(O)
