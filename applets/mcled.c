@@ -1160,6 +1160,7 @@ static void read_stage_conf(struct ledstage_conf *conf, const char *path)
 static int stage_args(const struct ledstage_conf *conf, int stage,
 		      char *copy, char **argv, struct request *req)
 {
+	char text[LEDTEXT_PATTERN_SIZE], why[256];
 	int n;
 
 	strcpy(copy, conf->look[stage]);
@@ -1174,6 +1175,13 @@ static int stage_args(const struct ledstage_conf *conf, int stage,
 		die_usage("stage: %s=%s has no action: steady, blink, "
 			  "pattern or heartbeat", ledstage_name(stage),
 			  conf->look[stage]);
+	/* The pattern's form; its levels against the LED's maximum at
+	 * boot. */
+	if (req->action == ACT_PATTERN &&
+	    ledtext_pattern(req->pattern, LONG_MAX / 100, text, sizeof(text),
+			    why, sizeof(why)))
+		die_usage("stage: %s=%s: %s", ledstage_name(stage),
+			  conf->look[stage], why);
 	return n;
 }
 
@@ -1237,7 +1245,9 @@ static int stage(const char *pattern, int argc, char **argv)
 			    LEDSTAGE_CONF);
 		pattern = NULL;
 	}
-	return set(pattern, NULL, NULL, n, args);
+	/* Lit whatever it was: steady would keep an unlit LED dark. */
+	return set(pattern, req.action == ACT_PATTERN ? NULL : "100%", NULL,
+		   n, args);
 }
 
 int mcled_main(int argc, char **argv)
