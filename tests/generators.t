@@ -116,3 +116,209 @@ expect_err "config: a pattern mcled set refuses is refused" 2 \
 expect_err "stage: an unknown stage" 2 \
 	"^mcled: stage: unknown stage 'booting': started, waiting, mounted, failed or config$" \
 	stage stage booting
+
+# --- make install DESTDIR= -------------------------------------------
+dest=$tmp/dest
+itt=$dest/usr/share/initramfs-tools
+if make -s -C "$top" install DESTDIR="$dest" KIT="$KIT" >"$tmp/install.log" 2>&1; then
+	pass "make install DESTDIR=: exit 0"
+else
+	fail "make install DESTDIR=: exit 0" "$(cat "$tmp/install.log")"
+fi
+expect "make install: kit and a link by name per applet in PREFIX/bin" 0 \
+	"$(for a in $("$KIT" --list); do echo "$a -> kit"; done)" \
+	sh -c 'for a in $("$1" --list); do echo "$a -> $(readlink "$2/$a")"; done' \
+	sh "$KIT" "$dest/usr/local/bin"
+expect "make install: the initramfs-tools hook, told where kit is" 0 \
+	"kit=/usr/local/bin/kit" grep -x 'kit=.*' "$itt/hooks/kit"
+expect "make install: the boot script in the four stages' folders" 0 \
+	"init-bottom init-top local-top panic" \
+	sh -c 'cd "$1/scripts" && echo $(ls */kit | sed "s|/kit||")' sh "$itt"
+
+# --- a Debian 12 root: update-initramfs, then boots ------------------
+# The rig's kernel, and the root made for it, under the rig's lock: runs
+# in parallel share the cache.
+cache=$(realpath "$top/tests/vm/cache")
+exec {lock}>"$cache/.lock"
+flock "$lock"
+kver=$("$top/tests/vm/fetch" 6.1) &&
+	root=$("$top/tests/vm/osroot" initramfs-tools "$kver")
+status=$?
+exec {lock}>&-
+if [ "$status" -ne 0 ]; then
+	fail "a Debian 12 root with initramfs-tools and the 6.1 kernel" \
+		"(see the fetch: or osroot: lines above)"
+	exit 1
+fi
+pass "a Debian 12 root with initramfs-tools and $kver"
+
+# kernel/'s vled for that kernel, built as the rig builds it.
+mkdir -p "$tmp/kbuild"
+cp -r "$top/Kbuild" "$top/kernel" "$tmp/kbuild/"
+if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C \
+	"$cache/$kver/usr/src/linux-headers-$kver" M="$tmp/kbuild" modules \
+	>"$tmp/kbuild.log" 2>&1 && [ -f "$tmp/kbuild/kernel/vled.ko" ]; then
+	pass "vled builds for $kver"
+else
+	fail "vled builds for $kver" "$(tail -20 "$tmp/kbuild.log")"
+	exit 1
+fi
+
+# In a copy of the root (an overlay, in a mount namespace of its own, so
+# no mount outlives it): make install DESTDIR=, vled as the module of the
+# user's LED, named in /etc/kit/led.conf, and update-initramfs.
+unshare --mount --propagation private bash -c '
+	set -e
+	root=$1 tmp=$2 top=$3 kver=$4 m=$2/merged
+	mkdir -p "$tmp/upper" "$tmp/work" "$m"
+	mount -t overlay overlay -o "lowerdir=$root,upperdir=$tmp/upper,workdir=$tmp/work" "$m"
+	make -s -C "$top" install DESTDIR="$m" KIT="$KIT"
+	install -D -m 0644 "$tmp/kbuild/kernel/vled.ko" "$m/lib/modules/$kver/updates/vled.ko"
+	mkdir -p "$m/etc/kit"
+	echo modules=vled >"$m/etc/kit/led.conf"
+	# The disk and its file system only, not the most of MODULES=most:
+	# minutes less to make, seconds less to boot.
+	echo MODULES=list >"$m/etc/initramfs-tools/conf.d/kit-test"
+	printf "%s\n" virtio_pci virtio_blk ext4 >>"$m/etc/initramfs-tools/modules"
+	mount -t proc proc "$m/proc"
+	mount -t sysfs sysfs "$m/sys"
+	mount --rbind /dev "$m/dev"
+	in_root() { chroot "$m" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"; }
+	in_root depmod "$kver"
+	in_root update-initramfs -v -u -k all >"$tmp/update-initramfs.log" 2>&1
+	in_root lsinitramfs "/boot/initrd.img-$kver" >"$tmp/lsinitramfs"
+	cp "$m/boot/initrd.img-$kver" "$m/boot/vmlinuz-$kver" "$tmp/"
+' bash "$root" "$tmp" "$top" "$kver" >"$tmp/gen.log" 2>&1
+status=$?
+if [ "$status" -eq 0 ]; then
+	pass "update-initramfs -u in the root, with kit installed"
+else
+	fail "update-initramfs -u in the root, with kit installed" \
+		"$(cat "$tmp/gen.log")" "$(tail -20 "$tmp/update-initramfs.log" 2>/dev/null)"
+	exit 1
+fi
+# lsinitramfs lists the paths without a leading /.
+want="usr/bin/kit
+$(for a in $("$KIT" --list); do echo "usr/bin/$a"; done)
+etc/kit/led.conf
+scripts/init-top/kit
+scripts/local-top/kit
+scripts/init-bottom/kit
+scripts/panic/kit
+usr/lib/modules/$kver/updates/vled.ko
+usr/lib/modules/$kver/kernel/drivers/leds/led-class-multicolor.ko
+usr/lib/modules/$kver/kernel/drivers/leds/trigger/ledtrig-pattern.ko"
+missing=$(echo "$want" | grep -vxF -f "$tmp/lsinitramfs")
+if [ -z "$missing" ]; then
+	pass "lsinitramfs: kit, its links, led.conf, the scripts, vled and its modules"
+else
+	fail "lsinitramfs: kit, its links, led.conf, the scripts, vled and its modules" \
+		"missing: $missing"
+fi
+# busybox's hook runs before kit's, which leaves every name it finds.
+expect "update-initramfs: kit's hook runs after busybox's" 0 \
+	"zz-busybox kit" \
+	sh -c 'echo $(sed -n "s/^Calling hook \(zz-busybox\|kit\)$/\1/p" "$1")' \
+	sh "$tmp/update-initramfs.log"
+
+# The real root: a small OS tree on a virtio disk whose /sbin/init shows
+# what vled logged, then powers off.
+disk=$tmp/disk
+mkdir -p "$disk/bin" "$disk/sbin" "$disk/dev" "$disk/proc" "$disk/sys" "$disk/run"
+cp /bin/busybox "$disk/bin/"
+cat >"$disk/sbin/init" <<'END'
+#!/bin/busybox sh
+# Each LED's readback log, kit-gen: log NAME USEC BRIGHTNESS COMPONENTS...
+b=/bin/busybox
+echo "kit-gen: init reached"
+for log in /sys/devices/platform/vled/log/*; do
+	[ -f "$log" ] || continue
+	$b sed "s|^|kit-gen: log ${log##*/} |" "$log"
+	echo "kit-gen: colors ${log##*/} $($b cat "/sys/class/leds/${log##*/}/multi_index")"
+done
+echo "kit-gen: done"
+$b poweroff -f
+END
+chmod 755 "$disk/sbin/init"
+mke2fs -q -t ext4 -E root_owner=0:0 -d "$disk" "$tmp/root.img" 16M
+
+# boot NAME KERNEL_ARGS [TYPED]: qemu boots the root's kernel and
+# initramfs, the console in NAME.console; TYPED goes to the shell that a
+# failed boot opens, once busybox's banner shows it.  As tests/vm/run
+# boots: one host thread for both vCPUs, and no_timer_check (see there
+# why).  The disk is a snapshot: every boot starts from the same root.
+boot() {
+	local line typed=$3 pid out in
+
+	: >"$tmp/$1.console"
+	coproc QEMU { timeout "${BOOT_TIMEOUT:-300}" qemu-system-x86_64 \
+		-accel tcg,thread=single -cpu max -smp 2 -m 1G -nodefaults \
+		-no-reboot -display none \
+		-kernel "$tmp/vmlinuz-$kver" -initrd "$tmp/initrd.img-$kver" \
+		-drive "file=$tmp/root.img,format=raw,if=virtio,snapshot=on" \
+		-serial stdio -monitor none \
+		-append "console=ttyS0 no_timer_check $2" 2>&1; }
+	pid=$QEMU_PID
+	exec {out}<&"${QEMU[0]}" {in}>&"${QEMU[1]}"
+	while IFS= read -r line <&"$out"; do
+		line=${line%$'\r'}
+		printf '%s\n' "$line" >>"$tmp/$1.console"
+		case $line in
+		*"Enter 'help' for a list of built-in commands."*)
+			[ -n "$typed" ] && printf '%s\n' "$typed" >&"$in"
+			typed= ;;
+		esac
+	done
+	exec {out}<&- {in}>&-
+	wait "$pid"
+}
+
+# looks NAME LED: the LED's log from the boot, one line an entry: the
+# look (off, or its lit colors by the components, e.g. "blue", "red+green")
+# and the brightness.
+led_looks() {
+	awk -v led="$2" '
+	$1 == "kit-gen:" && $2 == "colors" && $3 == led {
+		for (i = 4; i <= NF; i++) color[i - 3] = $i
+	}
+	$1 == "kit-gen:" && $2 == "log" && $3 == led { line[n++] = $0 }
+	END {
+		for (j = 0; j < n; j++) {
+			split(line[j], f, " ")
+			look = ""
+			for (i = 6; i in f; i++)
+				if (f[i] > 0)
+					look = look (look == "" ? "" : "+") color[i - 5]
+			print (f[5] == 0 || look == "" ? "off" : look), f[5], f[4]
+		}
+	}' "$tmp/$1.console"
+}
+
+# stages LOOKS: the looks in order, each run of one look once.
+stages() { awk '$1 != "off" && $1 != prev { printf "%s%s", n++ ? " " : "", $1; prev = $1 } END { print "" }'; }
+
+# reached NAME: the boot got to the real root's init and through it.
+reached() {
+	if grep -q '^kit-gen: done$' "$tmp/$1.console"; then
+		pass "$1: boots into the real root's init"
+	else
+		fail "$1: boots into the real root's init" \
+			"$(tail -25 "$tmp/$1.console")"
+	fi
+}
+
+# The stages with the defaults: a blue pulse (the pattern's 50 ms steps:
+# many brightness levels), amber, then steady green at full brightness
+# when the root's init runs.
+boot normal "root=/dev/vda"
+reached normal
+led_looks normal multicolor:status >"$tmp/normal.looks"
+expect "normal: the stages in order: blue, amber (green+red), green" 0 \
+	"blue green+red green" stages <"$tmp/normal.looks"
+expect "normal: blue pulses: 8 or more brightness levels" 0 yes \
+	awk '$1 == "blue" { seen[$2] = 1 } END { n = 0; for (b in seen) n++; print n >= 8 ? "yes" : "no: " n }' "$tmp/normal.looks"
+expect "normal: amber is red 255, green 191, at full brightness" 0 \
+	"kit-gen: log multicolor:status 255 191 0 255" \
+	sh -c 'grep " 191 0 255$" "$1" | tail -1 | cut -d" " -f1-3,5-' sh "$tmp/normal.console"
+expect "normal: green, steady at full brightness, when the root runs" 0 \
+	"green 255" sh -c 'tail -1 "$1" | cut -d" " -f1,2' sh "$tmp/normal.looks"
