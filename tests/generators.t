@@ -10,7 +10,7 @@
 . "$TESTS/lib.sh"
 top=$(cd "$TESTS/.." && pwd)
 tmp=$(mktemp -d /tmp/kit-gen.XXXXXX)
-trap 'rm -rf "$tmp"; t_cleanup' EXIT
+trap '[ -n "$KEEP" ] || rm -rf "$tmp"; t_cleanup' EXIT
 
 # --- mcled stage on fake trees (KIT_SYSFS) ---------------------------
 SYS=$tmp/sys
@@ -240,7 +240,7 @@ echo "kit-gen: done"
 $b poweroff -f
 END
 chmod 755 "$disk/sbin/init"
-mke2fs -q -t ext4 -E root_owner=0:0 -d "$disk" "$tmp/root.img" 16M
+mke2fs -q -t ext4 -E root_owner=0:0 -d "$disk" "$tmp/root.img" 16M >/dev/null
 
 # boot NAME KERNEL_ARGS [TYPED]: qemu boots the root's kernel and
 # initramfs, the console in NAME.console; TYPED goes to the shell that a
@@ -316,9 +316,67 @@ led_looks normal multicolor:status >"$tmp/normal.looks"
 expect "normal: the stages in order: blue, amber (green+red), green" 0 \
 	"blue green+red green" stages <"$tmp/normal.looks"
 expect "normal: blue pulses: 8 or more brightness levels" 0 yes \
-	awk '$1 == "blue" { seen[$2] = 1 } END { n = 0; for (b in seen) n++; print n >= 8 ? "yes" : "no: " n }' "$tmp/normal.looks"
+	awk '$1 == "blue" { seen[$2] = 1 } END { n = 0; for (b in seen) n++; print (n >= 8 ? "yes" : "no: " n) }' "$tmp/normal.looks"
 expect "normal: amber is red 255, green 191, at full brightness" 0 \
 	"kit-gen: log multicolor:status 255 191 0 255" \
 	sh -c 'grep " 191 0 255$" "$1" | tail -1 | cut -d" " -f1-3,5-' sh "$tmp/normal.console"
 expect "normal: green, steady at full brightness, when the root runs" 0 \
 	"green 255" sh -c 'tail -1 "$1" | cut -d" " -f1,2' sh "$tmp/normal.looks"
+
+# A root that is not there: amber while the initramfs waits for it, then
+# the panic stage's fast red, 100 ms on, 100 ms off, and a rescue shell
+# with kit's applets on PATH, typed into over the serial console.
+typed='sleep 2
+for l in /sys/devices/platform/vled/log/*; do sed "s|^|kit-gen: log ${l##*/} |" "$l"; echo "kit-gen: colors ${l##*/} $(cat /sys/class/leds/${l##*/}/multi_index)"; done
+tcpiter -t >/tmp/t.out 2>&1; echo "kit-gen: tcpiter exit $? $(head -1 /tmp/t.out)"
+for a in tcpiter udpiter rdload mcled; do echo "kit-gen: path $(command -v $a)"; done
+poweroff -f'
+boot panic "root=/dev/vdz rootdelay=3" "$typed"
+expect "panic: initramfs-tools gives up on the root and opens its shell" 0 \
+	"ALERT!  /dev/vdz does not exist.  Dropping to a shell!" \
+	grep -m1 -o 'ALERT!  /dev/vdz does not exist.  Dropping to a shell!' "$tmp/panic.console"
+led_looks panic multicolor:status >"$tmp/panic.looks"
+expect "panic: the stages in order: blue, amber (green+red), red" 0 \
+	"blue green+red red" stages <"$tmp/panic.looks"
+# The red pattern's last 10 steps: red at 255 and off in turn, 50 to
+# 200 ms apart (100 ms, as the emulated clock keeps it).
+expect "panic: red at 255 and off in turn, 100 ms each" 0 yes \
+	awk '{ look[n] = $1 " " $2; t[n++] = $3 }
+	END {
+		ok = n >= 10
+		for (i = n - 9; i < n && ok; i++)
+			ok = look[i] != look[i - 1] &&
+			     (look[i] == "red 255" || look[i] == "off 0") &&
+			     t[i] - t[i - 1] >= 50000 && t[i] - t[i - 1] <= 200000
+		print ok ? "yes" : "no"
+	}' "$tmp/panic.looks"
+expect "panic: tcpiter -t runs in the rescue shell: exit 0, its table" 0 1 \
+	grep -c -E '^kit-gen: tcpiter exit 0 State +Recv-Q +Send-Q' "$tmp/panic.console"
+expect "panic: kit's applets are on the rescue shell's PATH" 0 \
+	"tcpiter udpiter rdload mcled" \
+	sh -c 'echo $(sed -n -E "s|^kit-gen: path /(usr/)?bin/([a-z]+)$|\2|p" "$1")' \
+	sh "$tmp/panic.console"
+
+# kit.led=off: the LED is there (vled loaded) and nothing was written to it.
+boot off "root=/dev/vda kit.led=off"
+reached off
+expect "kit.led=off: vled's LED is there, its log empty" 0 \
+	"kit-gen: colors multicolor:status green blue red" \
+	grep '^kit-gen: \(colors\|log\) ' "$tmp/off.console"
+
+# kit.led=NAME among two LEDs: that one shows the stages, the other is
+# left alone.  vled takes its LEDs from the command line (vled.led=).
+boot choose "root=/dev/vda vled.led=one/red+green+blue/255,two/red+green+blue/255 kit.led=two"
+reached choose
+led_looks choose two >"$tmp/two.looks"
+led_looks choose one >"$tmp/one.looks"
+expect "kit.led=two: LED two shows the stages" 0 "blue red+green green" \
+	stages <"$tmp/two.looks"
+expect "kit.led=two: LED one is left alone" 0 "" cat "$tmp/one.looks"
+
+# No multicolor LED (vled not loaded): the boot is as without kit: into
+# the root, and not a word from kit on the console.
+boot nolled "root=/dev/vda modprobe.blacklist=vled"
+reached nolled
+expect "no multicolor LED: not a word from kit or mcled on the console" 1 "" \
+	sh -c 'grep -v "^kit-gen: " "$1" | grep -i -E "mcled|kit"' sh "$tmp/nolled.console"
