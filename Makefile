@@ -14,6 +14,8 @@ DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
 # Where the initramfs generators look for what kit adds to them.
 INITRAMFS_TOOLS_DIR ?= /usr/share/initramfs-tools
+DRACUT_MODULES_DIR ?= /usr/lib/dracut/modules.d
+DRACUT_SOURCE := applets/integration/dracut
 # The initramfs-tools stages whose folders get kit's boot-status script.
 ITT_STAGES := init-top local-top init-bottom panic
 ITT_SOURCE := applets/integration/initramfs-tools
@@ -211,11 +213,18 @@ install: $(KIT)
 		install -D -m 0755 $(ITT_SOURCE)/scripts/kit \
 			$(DESTDIR)$(INITRAMFS_TOOLS_DIR)/scripts/$$s/kit || exit; \
 	done
+	install -d $(DESTDIR)$(DRACUT_MODULES_DIR)/90kit
+	install -m 0755 $(DRACUT_SOURCE)/90kit/kit-*.sh \
+		$(DESTDIR)$(DRACUT_MODULES_DIR)/90kit/
+	sed 's|@BINDIR@|$(BINDIR)|' $(DRACUT_SOURCE)/90kit/module-setup.sh \
+		>$(DESTDIR)$(DRACUT_MODULES_DIR)/90kit/module-setup.sh
+	chmod 0755 $(DESTDIR)$(DRACUT_MODULES_DIR)/90kit/module-setup.sh
 
 uninstall:
 	for a in $$($(KIT) --list) kit; do rm -f $(DESTDIR)$(BINDIR)/$$a; done
 	rm -f $(DESTDIR)$(INITRAMFS_TOOLS_DIR)/hooks/kit \
 		$(patsubst %,$(DESTDIR)$(INITRAMFS_TOOLS_DIR)/scripts/%/kit,$(ITT_STAGES))
+	rm -rf $(DESTDIR)$(DRACUT_MODULES_DIR)/90kit
 
 # The out-of-tree kernel module in kernel/, through the top-level Kbuild.
 modules:
@@ -255,4 +264,4 @@ help:
 	@echo '                or arm64/6.12; default 6.1)'
 	@echo 'make bench B=.. benchmarks: tests/bench/run B...'
 	@echo 'make install    install kit and its links into $$(DESTDIR)$$(PREFIX)/bin,'
-	@echo '                and its initramfs-tools hook and scripts'
+	@echo '                its initramfs-tools hook and scripts, its dracut module'
