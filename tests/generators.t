@@ -142,15 +142,16 @@ cache=$(realpath "$top/tests/vm/cache")
 exec {lock}>"$cache/.lock"
 flock "$lock"
 kver=$("$top/tests/vm/fetch" 6.1) &&
-	root=$("$top/tests/vm/osroot" initramfs-tools "$kver")
+	itt_root=$("$top/tests/vm/osroot" initramfs-tools "$kver") &&
+	dracut_root=$("$top/tests/vm/osroot" dracut "$kver")
 status=$?
 exec {lock}>&-
 if [ "$status" -ne 0 ]; then
-	fail "a Debian 12 root with initramfs-tools and the 6.1 kernel" \
+	fail "Debian 12 roots with initramfs-tools, with dracut, and the 6.1 kernel" \
 		"(see the fetch: or osroot: lines above)"
 	exit 1
 fi
-pass "a Debian 12 root with initramfs-tools and $kver"
+pass "Debian 12 roots with initramfs-tools, with dracut, and $kver"
 
 # kernel/'s vled for that kernel, built as the rig builds it.
 mkdir -p "$tmp/kbuild"
@@ -164,37 +165,43 @@ else
 	exit 1
 fi
 
-# In a copy of the root (an overlay, in a mount namespace of its own, so
-# no mount outlives it): make install DESTDIR=, vled as the module of the
-# user's LED, named in /etc/kit/led.conf, and update-initramfs.
-unshare --mount --propagation private bash -c '
-	set -e
-	root=$1 tmp=$2 top=$3 kver=$4 m=$2/merged
-	mkdir -p "$tmp/upper" "$tmp/work" "$m"
-	mount -t overlay overlay -o "lowerdir=$root,upperdir=$tmp/upper,workdir=$tmp/work" "$m"
-	make -s -C "$top" install DESTDIR="$m" KIT="$KIT"
-	install -D -m 0644 "$tmp/kbuild/kernel/vled.ko" "$m/lib/modules/$kver/updates/vled.ko"
-	mkdir -p "$m/etc/kit"
-	echo modules=vled >"$m/etc/kit/led.conf"
-	# The disk and its file system only, not the most of MODULES=most:
-	# minutes less to make, seconds less to boot.
+# generate GEN ROOT STEP: in a copy of ROOT (an overlay, in a mount
+# namespace of its own, so no mount outlives it): make install DESTDIR=,
+# vled as the module of the user's LED, named in /etc/kit/led.conf, and
+# STEP, the generator's commands, which leave its output's listing in
+# GEN/list; the kernel and initramfs into GEN/.
+generate() {
+	mkdir -p "$tmp/$1"
+	unshare --mount --propagation private bash -c '
+		set -e
+		root=$1 g=$2 top=$3 kver=$4 m=$2/merged
+		mkdir -p "$g/upper" "$g/work" "$m"
+		mount -t overlay overlay -o "lowerdir=$root,upperdir=$g/upper,workdir=$g/work" "$m"
+		make -s -C "$top" install DESTDIR="$m" KIT="$KIT"
+		install -D -m 0644 "$g/../kbuild/kernel/vled.ko" "$m/lib/modules/$kver/updates/vled.ko"
+		mkdir -p "$m/etc/kit"
+		echo modules=vled >"$m/etc/kit/led.conf"
+		mount -t proc proc "$m/proc"
+		mount -t sysfs sysfs "$m/sys"
+		mount --rbind /dev "$m/dev"
+		in_root() { chroot "$m" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"; }
+		in_root depmod "$kver"
+		eval "$5"
+		cp "$m/boot/initrd.img-$kver" "$m/boot/vmlinuz-$kver" "$g/"
+	' bash "$2" "$tmp/$1" "$top" "$kver" "$3" >"$tmp/$1/gen.log" 2>&1
+}
+
+# initramfs-tools: the disk and its file system only, not the most of
+# MODULES=most: minutes less to make, seconds less to boot.
+if generate itt "$itt_root" '
 	echo MODULES=list >"$m/etc/initramfs-tools/conf.d/kit-test"
 	printf "%s\n" virtio_pci virtio_blk ext4 >>"$m/etc/initramfs-tools/modules"
-	mount -t proc proc "$m/proc"
-	mount -t sysfs sysfs "$m/sys"
-	mount --rbind /dev "$m/dev"
-	in_root() { chroot "$m" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin "$@"; }
-	in_root depmod "$kver"
-	in_root update-initramfs -v -u -k all >"$tmp/update-initramfs.log" 2>&1
-	in_root lsinitramfs "/boot/initrd.img-$kver" >"$tmp/lsinitramfs"
-	cp "$m/boot/initrd.img-$kver" "$m/boot/vmlinuz-$kver" "$tmp/"
-' bash "$root" "$tmp" "$top" "$kver" >"$tmp/gen.log" 2>&1
-status=$?
-if [ "$status" -eq 0 ]; then
+	in_root update-initramfs -v -u -k all >"$g/update-initramfs.log" 2>&1
+	in_root lsinitramfs "/boot/initrd.img-$kver" >"$g/list"'; then
 	pass "update-initramfs -u in the root, with kit installed"
 else
 	fail "update-initramfs -u in the root, with kit installed" \
-		"$(cat "$tmp/gen.log")" "$(tail -20 "$tmp/update-initramfs.log" 2>/dev/null)"
+		"$(cat "$tmp/itt/gen.log")" "$(tail -20 "$tmp/itt/update-initramfs.log" 2>/dev/null)"
 	exit 1
 fi
 # lsinitramfs lists the paths without a leading /.
@@ -208,7 +215,7 @@ scripts/panic/kit
 usr/lib/modules/$kver/updates/vled.ko
 usr/lib/modules/$kver/kernel/drivers/leds/led-class-multicolor.ko
 usr/lib/modules/$kver/kernel/drivers/leds/trigger/ledtrig-pattern.ko"
-missing=$(echo "$want" | grep -vxF -f "$tmp/lsinitramfs")
+missing=$(echo "$want" | grep -vxF -f "$tmp/itt/list")
 if [ -z "$missing" ]; then
 	pass "lsinitramfs: kit, its links, led.conf, the scripts, vled and its modules"
 else
@@ -219,13 +226,16 @@ fi
 expect "update-initramfs: kit's hook runs after busybox's" 0 \
 	"zz-busybox kit" \
 	sh -c 'echo $(sed -n "s/^Calling hook \(zz-busybox\|kit\)$/\1/p" "$1")' \
-	sh "$tmp/update-initramfs.log"
+	sh "$tmp/itt/update-initramfs.log"
 
 # The real root: a small OS tree on a virtio disk whose /sbin/init shows
 # what vled logged, then powers off.
 disk=$tmp/disk
 mkdir -p "$disk/bin" "$disk/sbin" "$disk/dev" "$disk/proc" "$disk/sys" "$disk/run"
 cp /bin/busybox "$disk/bin/"
+# systemd (dracut's initramfs) switches only into a root with os-release.
+mkdir -p "$disk/etc"
+echo "ID=kit-test" >"$disk/etc/os-release"
 cat >"$disk/sbin/init" <<'END'
 #!/bin/busybox sh
 # Each LED's readback log, kit-gen: log NAME USEC BRIGHTNESS COMPONENTS...
@@ -244,17 +254,17 @@ mke2fs -q -t ext4 -E root_owner=0:0 -d "$disk" "$tmp/root.img" 16M >/dev/null
 
 # boot NAME KERNEL_ARGS [TYPED]: qemu boots the root's kernel and
 # initramfs, the console in NAME.console; TYPED goes to the shell that a
-# failed boot opens, once busybox's banner shows it.  As tests/vm/run
+# failed boot opens, once $shell_banner shows it opened.  As tests/vm/run
 # boots: one host thread for both vCPUs, and no_timer_check (see there
 # why).  The disk is a snapshot: every boot starts from the same root.
 boot() {
-	local line typed=$3 pid out in
+	local line typed=$3 pid out in g=$tmp/$gen
 
-	: >"$tmp/$1.console"
+	: >"$tmp/$gen/$1.console"
 	coproc QEMU { timeout "${BOOT_TIMEOUT:-300}" qemu-system-x86_64 \
 		-accel tcg,thread=single -cpu max -smp 2 -m 1G -nodefaults \
 		-no-reboot -display none \
-		-kernel "$tmp/vmlinuz-$kver" -initrd "$tmp/initrd.img-$kver" \
+		-kernel "$g/vmlinuz-$kver" -initrd "$g/initrd.img-$kver" \
 		-drive "file=$tmp/root.img,format=raw,if=virtio,snapshot=on" \
 		-serial stdio -monitor none \
 		-append "console=ttyS0 no_timer_check $2" 2>&1; }
@@ -262,9 +272,9 @@ boot() {
 	exec {out}<&"${QEMU[0]}" {in}>&"${QEMU[1]}"
 	while IFS= read -r line <&"$out"; do
 		line=${line%$'\r'}
-		printf '%s\n' "$line" >>"$tmp/$1.console"
+		printf '%s\n' "$line" >>"$tmp/$gen/$1.console"
 		case $line in
-		*"Enter 'help' for a list of built-in commands."*)
+		*"$shell_banner"*)
 			[ -n "$typed" ] && printf '%s\n' "$typed" >&"$in"
 			typed= ;;
 		esac
@@ -291,7 +301,7 @@ led_looks() {
 					look = look (look == "" ? "" : "+") color[i - 5]
 			print (f[5] == 0 || look == "" ? "off" : look), f[5], f[4]
 		}
-	}' "$tmp/$1.console"
+	}' "$tmp/$gen/$1.console"
 }
 
 # stages LOOKS: the looks in order, each run of one look once.
@@ -299,84 +309,141 @@ stages() { awk '$1 != "off" && $1 != prev { printf "%s%s", n++ ? " " : "", $1; p
 
 # reached NAME: the boot got to the real root's init and through it.
 reached() {
-	if grep -q '^kit-gen: done$' "$tmp/$1.console"; then
-		pass "$1: boots into the real root's init"
+	if grep -q '^kit-gen: done$' "$tmp/$gen/$1.console"; then
+		pass "$gen $1: boots into the real root's init"
 	else
-		fail "$1: boots into the real root's init" \
-			"$(tail -25 "$tmp/$1.console")"
+		fail "$gen $1: boots into the real root's init" \
+			"$(tail -25 "$tmp/$gen/$1.console")"
 	fi
 }
 
-# The stages with the defaults: a blue pulse (the pattern's 50 ms steps:
-# many brightness levels), amber, then steady green at full brightness
-# when the root's init runs.
-boot normal "root=/dev/vda"
-reached normal
-led_looks normal multicolor:status >"$tmp/normal.looks"
-expect "normal: the stages in order: blue, amber (green+red), green" 0 \
-	"blue green+red green" stages <"$tmp/normal.looks"
-expect "normal: blue pulses: 8 or more brightness levels" 0 yes \
-	awk '$1 == "blue" { seen[$2] = 1 } END { n = 0; for (b in seen) n++; print (n >= 8 ? "yes" : "no: " n) }' "$tmp/normal.looks"
-expect "normal: amber is red 255, green 191, at full brightness" 0 \
-	"kit-gen: log multicolor:status 255 191 0 255" \
-	sh -c 'grep " 191 0 255$" "$1" | tail -1 | cut -d" " -f1-3,5-' sh "$tmp/normal.console"
-expect "normal: green, steady at full brightness, when the root runs" 0 \
-	"green 255" sh -c 'tail -1 "$1" | cut -d" " -f1,2' sh "$tmp/normal.looks"
+# normal_boot: the stages with the defaults: a blue pulse (the pattern's
+# 50 ms steps: many brightness levels), amber, then steady green at full
+# brightness when the root's init runs.
+normal_boot() {
+	boot normal "root=/dev/vda"
+	reached normal
+	led_looks normal multicolor:status >"$tmp/$gen/normal.looks"
+	expect "$gen normal: the stages in order: blue, amber (green+red), green" 0 \
+		"blue green+red green" stages <"$tmp/$gen/normal.looks"
+	expect "$gen normal: blue pulses: 8 or more brightness levels" 0 yes \
+		awk '$1 == "blue" { seen[$2] = 1 } END { n = 0; for (b in seen) n++; print (n >= 8 ? "yes" : "no: " n) }' "$tmp/$gen/normal.looks"
+	expect "$gen normal: amber is red 255, green 191, at full brightness" 0 \
+		"kit-gen: log multicolor:status 255 191 0 255" \
+		sh -c 'grep " 191 0 255$" "$1" | tail -1 | cut -d" " -f1-3,5-' sh "$tmp/$gen/normal.console"
+	expect "$gen normal: green, steady at full brightness, when the root runs" 0 \
+		"green 255" sh -c 'tail -1 "$1" | cut -d" " -f1,2' sh "$tmp/$gen/normal.looks"
+}
 
-# A root that is not there: amber while the initramfs waits for it, then
-# the panic stage's fast red, 100 ms on, 100 ms off, and a rescue shell
-# with kit's applets on PATH, typed into over the serial console.
-typed='sleep 2
+# panic_boot KERNEL_ARGS: a root that is not there: amber while the
+# initramfs waits for it, then the panic stage's fast red, 100 ms on,
+# 100 ms off, and a rescue shell with kit's applets on PATH, typed into
+# over the serial console.
+# (An empty line first: sulogin waits for Enter.)
+typed='
+sleep 2
 for l in /sys/devices/platform/vled/log/*; do sed "s|^|kit-gen: log ${l##*/} |" "$l"; echo "kit-gen: colors ${l##*/} $(cat /sys/class/leds/${l##*/}/multi_index)"; done
 tcpiter -t >/tmp/t.out 2>&1; echo "kit-gen: tcpiter exit $? $(head -1 /tmp/t.out)"
 for a in tcpiter udpiter rdload mcled; do echo "kit-gen: path $(command -v $a)"; done
 poweroff -f'
-boot panic "root=/dev/vdz rootdelay=3" "$typed"
-expect "panic: initramfs-tools gives up on the root and opens its shell" 0 \
+panic_boot() {
+	boot panic "$1" "$typed"
+	led_looks panic multicolor:status >"$tmp/$gen/panic.looks"
+	expect "$gen panic: the stages in order: blue, amber (green+red), red" 0 \
+		"blue green+red red" stages <"$tmp/$gen/panic.looks"
+	# The red pattern's last 10 steps: red at 255 and off in turn, 50 to
+	# 200 ms apart (100 ms, as the emulated clock keeps it).
+	expect "$gen panic: red at 255 and off in turn, 100 ms each" 0 yes \
+		awk '{ look[n] = $1 " " $2; t[n++] = $3 }
+		END {
+			ok = n >= 10
+			for (i = n - 9; i < n && ok; i++)
+				ok = look[i] != look[i - 1] &&
+				     (look[i] == "red 255" || look[i] == "off 0") &&
+				     t[i] - t[i - 1] >= 50000 && t[i] - t[i - 1] <= 200000
+			print ok ? "yes" : "no"
+		}' "$tmp/$gen/panic.looks"
+	expect "$gen panic: tcpiter -t runs in the rescue shell: exit 0, its table" 0 1 \
+		grep -c -E '^kit-gen: tcpiter exit 0 State +Recv-Q +Send-Q' "$tmp/$gen/panic.console"
+	expect "$gen panic: kit's applets are on the rescue shell's PATH" 0 \
+		"tcpiter udpiter rdload mcled" \
+		sh -c 'echo $(sed -n -E "s|^kit-gen: path /(usr/)?bin/([a-z]+)$|\2|p" "$1")' \
+		sh "$tmp/$gen/panic.console"
+}
+
+# initramfs-tools' boots; its rescue shell is busybox's.
+gen=itt shell_banner="Enter 'help' for a list of built-in commands."
+normal_boot
+panic_boot "root=/dev/vdz rootdelay=3"
+expect "$gen panic: initramfs-tools gives up on the root and opens its shell" 0 \
 	"ALERT!  /dev/vdz does not exist.  Dropping to a shell!" \
-	grep -m1 -o 'ALERT!  /dev/vdz does not exist.  Dropping to a shell!' "$tmp/panic.console"
-led_looks panic multicolor:status >"$tmp/panic.looks"
-expect "panic: the stages in order: blue, amber (green+red), red" 0 \
-	"blue green+red red" stages <"$tmp/panic.looks"
-# The red pattern's last 10 steps: red at 255 and off in turn, 50 to
-# 200 ms apart (100 ms, as the emulated clock keeps it).
-expect "panic: red at 255 and off in turn, 100 ms each" 0 yes \
-	awk '{ look[n] = $1 " " $2; t[n++] = $3 }
-	END {
-		ok = n >= 10
-		for (i = n - 9; i < n && ok; i++)
-			ok = look[i] != look[i - 1] &&
-			     (look[i] == "red 255" || look[i] == "off 0") &&
-			     t[i] - t[i - 1] >= 50000 && t[i] - t[i - 1] <= 200000
-		print ok ? "yes" : "no"
-	}' "$tmp/panic.looks"
-expect "panic: tcpiter -t runs in the rescue shell: exit 0, its table" 0 1 \
-	grep -c -E '^kit-gen: tcpiter exit 0 State +Recv-Q +Send-Q' "$tmp/panic.console"
-expect "panic: kit's applets are on the rescue shell's PATH" 0 \
-	"tcpiter udpiter rdload mcled" \
-	sh -c 'echo $(sed -n -E "s|^kit-gen: path /(usr/)?bin/([a-z]+)$|\2|p" "$1")' \
-	sh "$tmp/panic.console"
+	grep -m1 -o 'ALERT!  /dev/vdz does not exist.  Dropping to a shell!' "$tmp/$gen/panic.console"
 
 # kit.led=off: the LED is there (vled loaded) and nothing was written to it.
 boot off "root=/dev/vda kit.led=off"
 reached off
-expect "kit.led=off: vled's LED is there, its log empty" 0 \
+expect "$gen kit.led=off: vled's LED is there, its log empty" 0 \
 	"kit-gen: colors multicolor:status green blue red" \
-	grep '^kit-gen: \(colors\|log\) ' "$tmp/off.console"
+	grep '^kit-gen: \(colors\|log\) ' "$tmp/$gen/off.console"
 
 # kit.led=NAME among two LEDs: that one shows the stages, the other is
 # left alone.  vled takes its LEDs from the command line (vled.led=).
 boot choose "root=/dev/vda vled.led=one/red+green+blue/255,two/red+green+blue/255 kit.led=two"
 reached choose
-led_looks choose two >"$tmp/two.looks"
-led_looks choose one >"$tmp/one.looks"
-expect "kit.led=two: LED two shows the stages" 0 "blue red+green green" \
-	stages <"$tmp/two.looks"
-expect "kit.led=two: LED one is left alone" 0 "" cat "$tmp/one.looks"
+led_looks choose two >"$tmp/$gen/two.looks"
+led_looks choose one >"$tmp/$gen/one.looks"
+expect "$gen kit.led=two: LED two shows the stages" 0 "blue red+green green" \
+	stages <"$tmp/$gen/two.looks"
+expect "$gen kit.led=two: LED one is left alone" 0 "" cat "$tmp/$gen/one.looks"
 
 # No multicolor LED (vled not loaded): the boot is as without kit: into
 # the root, and not a word from kit on the console.
 boot nolled "root=/dev/vda modprobe.blacklist=vled"
 reached nolled
-expect "no multicolor LED: not a word from kit or mcled on the console" 1 "" \
-	sh -c 'grep -v "^kit-gen: " "$1" | grep -i -E "mcled|kit"' sh "$tmp/nolled.console"
+expect "$gen no multicolor LED: not a word from kit or mcled on the console" 1 "" \
+	sh -c 'grep -v "^kit-gen: " "$1" | grep -i -E "mcled|kit"' sh "$tmp/$gen/nolled.console"
+
+# --- dracut ----------------------------------------------------------
+# dracut --add kit in the root that has dracut (and systemd in its
+# initramfs): not hostonly (the chroot is not the machine), the disk's
+# drivers only.  lsinitrd lists like ls -l: each path ends a line, or
+# comes before " -> ".
+if generate dracut "$dracut_root" '
+	printf "hostonly=no\ndrivers=\"virtio_pci virtio_blk ext4\"\n" \
+		>"$m/etc/dracut.conf.d/kit-test.conf"
+	in_root dracut -f --add kit "/boot/initrd.img-$kver" "$kver" >"$g/dracut.log" 2>&1
+	in_root lsinitrd "/boot/initrd.img-$kver" >"$g/list"'; then
+	pass "dracut -f --add kit in the root, with kit installed"
+else
+	fail "dracut -f --add kit in the root, with kit installed" \
+		"$(cat "$tmp/dracut/gen.log")" "$(tail -20 "$tmp/dracut/dracut.log" 2>/dev/null)"
+	exit 1
+fi
+want="usr/bin/kit
+$(for a in $("$KIT" --list); do echo "usr/bin/$a"; done)
+etc/kit/led.conf
+usr/lib/dracut/hooks/cmdline/01-kit-started.sh
+usr/lib/dracut/hooks/pre-trigger/99-kit-waiting.sh
+usr/lib/dracut/hooks/pre-pivot/99-kit-mounted.sh
+usr/lib/dracut/hooks/emergency/01-kit-failed.sh
+usr/lib/modules/$kver/updates/vled.ko
+usr/lib/modules/$kver/kernel/drivers/leds/led-class-multicolor.ko
+usr/lib/modules/$kver/kernel/drivers/leds/trigger/ledtrig-pattern.ko"
+missing=$(echo "$want" | while read -r path; do
+	grep -q -E " $path( -> |$)" "$tmp/dracut/list" || echo "$path"
+done)
+if [ -z "$missing" ]; then
+	pass "lsinitrd: kit, its links, led.conf, the hooks, vled and its modules"
+else
+	fail "lsinitrd: kit, its links, led.conf, the hooks, vled and its modules" \
+		"missing: $missing"
+fi
+
+# dracut's boots: systemd's emergency shell, behind sulogin, which
+# flushes what was typed before it asks for Enter.
+gen=dracut shell_banner="Press Enter for maintenance"
+normal_boot
+panic_boot "root=/dev/vdz rd.timeout=5 rd.retry=5"
+expect "$gen panic: dracut gives up on the root and opens its shell" 0 1 \
+	grep -c -m1 "^Entering emergency mode. Exit the shell to continue." \
+	"$tmp/$gen/panic.console"
