@@ -271,11 +271,20 @@ boot() {
 	pid=$QEMU_PID
 	exec {out}<&"${QEMU[0]}" {in}>&"${QEMU[1]}"
 	while IFS= read -r line <&"$out"; do
-		line=${line%$'\r'}
+		# Without the carriage returns, and the escapes of bash's
+		# prompt (bracketed paste: ESC [ ? 2004 h / l).
+		line=${line//$'\r'/}
+		line=${line//$'\e'\[\?2004[hl]/}
 		printf '%s\n' "$line" >>"$tmp/$gen/$1.console"
 		case $line in
 		*"$shell_banner"*)
-			[ -n "$typed" ] && printf '%s\n' "$typed" >&"$in"
+			[ -n "$typed" ] || continue
+			# Enter, for a shell behind sulogin, which flushes
+			# what came before and with it: the rest once the
+			# shell runs.
+			printf '\n' >&"$in"
+			sleep 2
+			printf '%s\n' "$typed" >&"$in"
 			typed= ;;
 		esac
 	done
@@ -339,11 +348,8 @@ normal_boot() {
 # initramfs waits for it, then the panic stage's fast red, 100 ms on,
 # 100 ms off, and a rescue shell with kit's applets on PATH, typed into
 # over the serial console.
-# (An empty line first: sulogin waits for Enter.)
-typed='
-sleep 2
-for l in /sys/devices/platform/vled/log/*; do sed "s|^|kit-gen: log ${l##*/} |" "$l"; echo "kit-gen: colors ${l##*/} $(cat /sys/class/leds/${l##*/}/multi_index)"; done
-tcpiter -t >/tmp/t.out 2>&1; echo "kit-gen: tcpiter exit $? $(head -1 /tmp/t.out)"
+typed='for l in /sys/devices/platform/vled/log/*; do sed "s|^|kit-gen: log ${l##*/} |" "$l"; echo "kit-gen: colors ${l##*/} $(cat /sys/class/leds/${l##*/}/multi_index)"; done
+tcpiter -t >/run/t.out 2>&1; echo "kit-gen: tcpiter exit $? $(read -r l </run/t.out; echo "$l")"
 for a in tcpiter udpiter rdload mcled; do echo "kit-gen: path $(command -v $a)"; done
 poweroff -f'
 panic_boot() {
@@ -439,8 +445,7 @@ else
 		"missing: $missing"
 fi
 
-# dracut's boots: systemd's emergency shell, behind sulogin, which
-# flushes what was typed before it asks for Enter.
+# dracut's boots: systemd's emergency shell, behind sulogin.
 gen=dracut shell_banner="Press Enter for maintenance"
 normal_boot
 panic_boot "root=/dev/vdz rd.timeout=5 rd.retry=5"
