@@ -280,8 +280,11 @@ boot() {
 		*"$shell_banner"*)
 			[ -n "$typed" ] || continue
 			# Enter, for a shell behind sulogin, which flushes
-			# what came before and with it: the rest once the
-			# shell runs.
+			# what comes before it is ready and with the Enter;
+			# twice, as the first may come too early; the rest
+			# once the shell runs.
+			printf '\n' >&"$in"
+			sleep 2
 			printf '\n' >&"$in"
 			sleep 2
 			printf '%s\n' "$typed" >&"$in"
