@@ -13,6 +13,14 @@ endif
 
 PREFIX ?= /usr/local
 DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+# Where the initramfs generators look for what kit adds to them.
+INITRAMFS_TOOLS_DIR ?= /usr/share/initramfs-tools
+DRACUT_MODULES_DIR ?= /usr/lib/dracut/modules.d
+DRACUT_SOURCE := applets/integration/dracut
+# The initramfs-tools stages whose folders get kit's boot-status script.
+ITT_STAGES := init-top local-top init-bottom panic
+ITT_SOURCE := applets/integration/initramfs-tools
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
 # ARCH: the target, by the kernel's name for it (x86, arm64, arm), as
@@ -238,13 +246,31 @@ check: deps
 test: all unit kit-arm64 kit-arm
 	$(Q)$(TEST_ENV) tests/run $(T)
 
+# kit, its links, and what the initramfs generators run: the hook is
+# told where kit is.
 install: $(KIT)
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 0755 $(KIT) $(DESTDIR)$(PREFIX)/bin/kit
-	$(DESTDIR)$(PREFIX)/bin/kit --install -s $(DESTDIR)$(PREFIX)/bin
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INITRAMFS_TOOLS_DIR)/hooks
+	install -m 0755 $(KIT) $(DESTDIR)$(BINDIR)/kit
+	$(DESTDIR)$(BINDIR)/kit --install -s $(DESTDIR)$(BINDIR)
+	sed 's|@BINDIR@|$(BINDIR)|' $(ITT_SOURCE)/hooks/kit \
+		>$(DESTDIR)$(INITRAMFS_TOOLS_DIR)/hooks/kit
+	chmod 0755 $(DESTDIR)$(INITRAMFS_TOOLS_DIR)/hooks/kit
+	for s in $(ITT_STAGES); do \
+		install -D -m 0755 $(ITT_SOURCE)/scripts/kit \
+			$(DESTDIR)$(INITRAMFS_TOOLS_DIR)/scripts/$$s/kit || exit; \
+	done
+	install -d $(DESTDIR)$(DRACUT_MODULES_DIR)/90kit
+	install -m 0755 $(DRACUT_SOURCE)/90kit/kit-*.sh \
+		$(DESTDIR)$(DRACUT_MODULES_DIR)/90kit/
+	sed 's|@BINDIR@|$(BINDIR)|' $(DRACUT_SOURCE)/90kit/module-setup.sh \
+		>$(DESTDIR)$(DRACUT_MODULES_DIR)/90kit/module-setup.sh
+	chmod 0755 $(DESTDIR)$(DRACUT_MODULES_DIR)/90kit/module-setup.sh
 
 uninstall:
-	for a in $$($(KIT) --list) kit; do rm -f $(DESTDIR)$(PREFIX)/bin/$$a; done
+	for a in $$($(KIT) --list) kit; do rm -f $(DESTDIR)$(BINDIR)/$$a; done
+	rm -f $(DESTDIR)$(INITRAMFS_TOOLS_DIR)/hooks/kit \
+		$(patsubst %,$(DESTDIR)$(INITRAMFS_TOOLS_DIR)/scripts/%/kit,$(ITT_STAGES))
+	rm -rf $(DESTDIR)$(DRACUT_MODULES_DIR)/90kit
 
 # The out-of-tree kernel module in kernel/, through the top-level Kbuild.
 modules:
@@ -283,4 +309,5 @@ help:
 	@echo 'make vm-shell   a shell in that VM (K=6.12, arm64/7.3, armhf/6.1...: the'
 	@echo '                kernels of tests/vm/run -k; default 6.1)'
 	@echo 'make bench B=.. benchmarks: tests/bench/run B...'
-	@echo 'make install    install kit and its links into $$(DESTDIR)$$(PREFIX)/bin'
+	@echo 'make install    install kit and its links into $$(DESTDIR)$$(PREFIX)/bin,'
+	@echo '                its initramfs-tools hook and scripts, its dracut module'

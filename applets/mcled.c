@@ -5,11 +5,13 @@
  * names a LED's colors, multi_intensity holds one value per color in that
  * order, brightness scales them all.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/kit.h"
 #include "led/led.h"
+#include "led/ledstage.h"
 
 static const char usage[] =
 "Usage: mcled [-l NAME] [-j] [list]      multicolor LEDs and their state\n"
@@ -42,6 +44,14 @@ static const char usage[] =
 "  heartbeat                   the heartbeat trigger\n"
 "  steady                      no trigger, lit at -b or max_brightness\n"
 "A blink or heartbeat is at -b, the LED's brightness, or max_brightness.\n"
+"\n"
+"mcled [-l NAME] stage STAGE [FILE]\n"
+"  the boot-status LED shows STAGE: started, waiting, mounted or failed,\n"
+"  as FILE (default " LEDSTAGE_CONF ") says; kit.led=NAME on the\n"
+"  kernel command line chooses the LED, kit.led=off leaves it alone.\n"
+"  Without a multicolor LED, and none chosen, it does nothing.\n"
+"mcled stage config [FILE]\n"
+"  checks FILE and prints it whole, defaults and trigger modules added\n"
 "\n"
 "get shows brightness * intensity / max_brightness for each color, as\n"
 "the kernel rounds it: to closest from Linux 6.6 (and 6.5.3, 6.4.16,\n"
@@ -690,6 +700,119 @@ static int set(const char *pattern, const char *bright_arg,
 	return 0;
 }
 
+/* The file over the defaults; a missing file leaves them. */
+static void read_stage_conf(struct ledstage_conf *conf, const char *path)
+{
+	char text[LEDSTAGE_COUNT * LEDSTAGE_LINE * 4], why[LEDSTAGE_LINE + 128];
+	ssize_t len;
+
+	ledstage_defaults(conf);
+	len = read_text(path, text, sizeof(text));
+	if (len < 0 && errno == ENOENT)
+		return;
+	if (len < 0)
+		die_errno("stage: cannot read %s", path);
+	if ((size_t)len == sizeof(text) - 1)
+		die("stage: %s is longer than %zu bytes; is it the LED's "
+		    "configuration?", path, sizeof(text) - 2);
+	if (ledstage_parse(conf, text, why, sizeof(why)))
+		die("stage: %s: %s", path, why);
+}
+
+/* The stage's look as set's arguments, checked as set checks them. */
+static int stage_args(const struct ledstage_conf *conf, int stage,
+		      char *copy, char **argv, struct request *req)
+{
+	char text[LEDTEXT_PATTERN_SIZE], why[256];
+	int n;
+
+	strcpy(copy, conf->look[stage]);
+	n = ledstage_look_args(copy, argv, LEDSTAGE_LINE / 2);
+	if (n < 0)
+		die_usage("stage: %s=%s: give a look as COLOR ACTION "
+			  "[ARGUMENTS], e.g. '#00ff00 steady'",
+			  ledstage_name(stage), conf->look[stage]);
+	memset(req, 0, sizeof(*req));
+	parse_request(req, NULL, NULL, n, argv);
+	if (!req->action)
+		die_usage("stage: %s=%s has no action: steady, blink, "
+			  "pattern or heartbeat", ledstage_name(stage),
+			  conf->look[stage]);
+	/* The pattern's form; its levels against the LED's maximum at
+	 * boot. */
+	if (req->action == ACT_PATTERN &&
+	    ledtext_pattern(req->pattern, LONG_MAX / 100, text, sizeof(text),
+			    why, sizeof(why)))
+		die_usage("stage: %s=%s: %s", ledstage_name(stage),
+			  conf->look[stage], why);
+	return n;
+}
+
+/* stage config: the file checked, each look's trigger module added. */
+static int print_stage_conf(struct ledstage_conf *conf)
+{
+	char copy[LEDSTAGE_LINE], *argv[LEDSTAGE_LINE / 2];
+	char module[TRIG_NAME + sizeof(TRIG_MODULE)];
+	struct request req;
+	int i;
+
+	for (i = 0; i < LEDSTAGE_COUNT; i++) {
+		stage_args(conf, i, copy, argv, &req);
+		if (!strcmp(actions[req.action].trigger, "none"))
+			continue;
+		snprintf(module, sizeof(module), TRIG_MODULE,
+			 actions[req.action].trigger);
+		if (ledstage_add_module(conf, module))
+			die("stage: modules= leaves no room for %s", module);
+	}
+	ledstage_print(conf, stdout);
+	return 0;
+}
+
+/*
+ * stage: the LED kit.led=, -l or the file names, else the only multicolor
+ * LED; none at all is no error, so that a machine without one boots as
+ * it did before kit.
+ */
+static int stage(const char *pattern, int argc, char **argv)
+{
+	char copy[LEDSTAGE_LINE], *args[LEDSTAGE_LINE / 2];
+	char cmdline[4096] = "", chosen[LEDSTAGE_LINE];
+	struct ledstage_conf conf;
+	int id, n, nleds;
+	struct request req;
+
+	if (argc < 2 || argc > 3)
+		die_usage("stage takes STAGE [FILE] or config [FILE]");
+	read_stage_conf(&conf, argc == 3 ? argv[2] : LEDSTAGE_CONF);
+	if (pattern)
+		snprintf(conf.led, sizeof(conf.led), "%s", pattern);
+	if (!strcmp(argv[1], "config"))
+		return print_stage_conf(&conf);
+	id = ledstage_find(argv[1]);
+	if (id < 0)
+		die_usage("stage: unknown stage '%s': started, waiting, "
+			  "mounted, failed or config", argv[1]);
+	n = stage_args(&conf, id, copy, args, &req);
+	read_text("/proc/cmdline", cmdline, sizeof(cmdline));
+	pattern = ledstage_led(&conf, cmdline, chosen, sizeof(chosen));
+	if (!pattern)
+		return 0;
+	if (!*pattern) {
+		select_leds(NULL, &nleds);
+		if (!nleds)
+			return 0;
+		if (nleds > 1)
+			die("stage: %d multicolor LEDs; choose one: led= in %s, "
+			    "or kit.led= on the kernel command line", nleds,
+			    LEDSTAGE_CONF);
+		pattern = NULL;
+	}
+	/* Lit whatever it was: steady would keep an unlit LED dark. */
+	return set(pattern, req.action == ACT_PATTERN ? NULL : "100%", NULL,
+		   n, args);
+}
+
 int mcled_main(int argc, char **argv)
 {
 	const char *pattern = NULL, *bright_arg = NULL, *repeat_arg = NULL;
@@ -710,6 +833,10 @@ int mcled_main(int argc, char **argv)
 	argc -= optind;
 	argv += optind;
 	cmd = argc ? argv[0] : bright_arg ? "set" : "list";
+	if (!strcmp(cmd, "stage") && (json || bright_arg || repeat_arg))
+		die_usage("stage takes -l only: its look comes from the file");
+	if (!strcmp(cmd, "stage"))
+		return stage(pattern, argc, argv);
 	if (!strcmp(cmd, "set") || action_of(cmd)) {
 		if (json)
 			die_usage("-j goes with list, get and trigger");

@@ -83,6 +83,14 @@ else
 fi
 expect "--install -s: symbolic links to kit's real path" 0 "$(realpath "$kit")" \
 	readlink "$tmp/soft/$first"
+# In kit's own directory, reached through a link to it as an initramfs
+# has /bin -> usr/bin: links by name, that hold when the tree moves.
+mkdir -p "$tmp/own/usr/bin"
+ln -s usr/bin "$tmp/own/bin"
+cp "$kit" "$tmp/own/usr/bin/kit"
+expect "--install -s in kit's own directory: links by name" 0 "kit" \
+	sh -c '"$1/usr/bin/kit" --install -s "$1/bin" && readlink "$1/bin/$2"' \
+	sh "$tmp/own" "$first"
 for dir in hard soft; do
 	expect "dispatch through a $dir link: mcled --help" 0 \
 		"$("$kit" --help mcled)" "$tmp/$dir/mcled" --help

@@ -162,6 +162,24 @@ static void check_install_dir(const char *dir)
 	    "give a directory you can write in", dir, strerror(errno));
 }
 
+/*
+ * What the links point to: kit's real path, or for symbolic links in
+ * kit's own directory its name alone, so that they still hold when the
+ * tree is used elsewhere (a DESTDIR install, an initramfs).
+ */
+static const char *link_target(const char *self, const char *dir,
+			       bool symbolic)
+{
+	const char *slash = strrchr(self, '/');
+	char real_dir[PATH_MAX];
+
+	if (symbolic && slash && realpath(dir, real_dir) &&
+	    strlen(real_dir) == (size_t)(slash - self) &&
+	    !strncmp(self, real_dir, slash - self))
+		return slash + 1;
+	return self;
+}
+
 static int kit_install(int argc, char **argv)
 {
 	char target[PATH_MAX];
@@ -179,7 +197,8 @@ static int kit_install(int argc, char **argv)
 	if (!realpath("/proc/self/exe", target))
 		die_errno("cannot find my own path in /proc/self/exe");
 	for_each_applet(a)
-		if (install_link(target, argv[0], a->name, symbolic))
+		if (install_link(link_target(target, argv[0], symbolic),
+				 argv[0], a->name, symbolic))
 			failed = true;
 	return failed ? EXIT_RUNTIME : 0;
 }

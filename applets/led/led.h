@@ -28,6 +28,7 @@
  */
 #define TRIG_NAME	64
 #define TRIG_ATTRS	2
+#define TRIG_MODULE	"ledtrig-%s"	/* a trigger's module */
 struct trig {
 	char name[TRIG_NAME];
 	const char *attr[TRIG_ATTRS];	/* NULL: none */

@@ -306,7 +306,7 @@ int read_trig(const struct led *led, struct trig *t, const char *want,
 		offered = !strcmp(names[i], want);
 	if (!offered) {
 		snprintf(why, LED_WHY_SIZE, "%s has no %s trigger: load its "
-			 "module (modprobe ledtrig-%s), or see '%s' in mcled "
+			 "module (modprobe " TRIG_MODULE "), or see '%s' in mcled "
 			 "trigger", led->name, want, want, want);
 		return -1;
 	}

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ledstage: the boot-status LED's configuration (ledstage.h).
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "led/ledstage.h"
+
+#define LEDSTAGE_OFF	"off"
+#define CMDLINE_KEY	"kit.led="
+
+/* The message for an unknown key names the four stages. */
+_Static_assert(LEDSTAGE_COUNT == 4, "a stage the key message misses");
+
+/*
+ * Each stage's name and default look: a blue pulse while the initramfs
+ * runs, amber while it waits for the root device, steady green once the
+ * root is handed over, a fast red blink in the rescue shell.
+ */
+static const struct {
+	const char *name, *look;
+} stages[LEDSTAGE_COUNT] = {
+	[LEDSTAGE_STARTED] = { "started", "#0000ff pattern 0% 500 100% 500" },
+	[LEDSTAGE_WAITING] = { "waiting", "#ffbf00 steady" },
+	[LEDSTAGE_MOUNTED] = { "mounted", "#00ff00 steady" },
+	[LEDSTAGE_FAILED] = { "failed",
+			      "#ff0000 pattern 100% 100 100% 0 0% 100 0% 0" },
+};
+
+#define BLANKS		" \t"
+#define CMDLINE_SPACE	" \t\n"
+
+void ledstage_defaults(struct ledstage_conf *conf)
+{
+	int i;
+
+	memset(conf, 0, sizeof(*conf));
+	for (i = 0; i < LEDSTAGE_COUNT; i++)
+		snprintf(conf->look[i], sizeof(conf->look[i]), "%s",
+			 stages[i].look);
+}
+
+int ledstage_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < LEDSTAGE_COUNT; i++)
+		if (!strcmp(name, stages[i].name))
+			return i;
+	return -1;
+}
+
+const char *ledstage_name(enum ledstage_id stage)
+{
+	return stages[stage].name;
+}
+
+/* s without the BLANKS around it, in place. */
+static char *trim(char *s)
+{
+	size_t len;
+
+	s += strspn(s, BLANKS);
+	len = strlen(s);
+	while (len && strchr(BLANKS, s[len - 1]))
+		s[--len] = '\0';
+	return s;
+}
+
+/* The value's place in *conf for key, or NULL. */
+static char *slot(struct ledstage_conf *conf, const char *key)
+{
+	int stage = ledstage_find(key);
+
+	if (stage >= 0)
+		return conf->look[stage];
+	if (!strcmp(key, "led"))
+		return conf->led;
+	if (!strcmp(key, "modules"))
+		return conf->modules;
+	return NULL;
+}
+
+static int parse_line(struct ledstage_conf *conf, char *line, char *why,
+		      size_t why_size)
+{
+	char *eq = strchr(line, '='), *key, *value, *to;
+
+	line = trim(line);
+	if (!*line || *line == '#')
+		return 0;
+	if (!eq) {
+		snprintf(why, why_size, "'%s' is no KEY=VALUE", line);
+		return -1;
+	}
+	*eq = '\0';
+	key = trim(line);
+	value = trim(eq + 1);
+	to = slot(conf, key);
+	if (!to) {
+		snprintf(why, why_size, "unknown key '%s'; keys: led modules "
+			 "%s %s %s %s", key, stages[0].name, stages[1].name,
+			 stages[2].name, stages[3].name);
+		return -1;
+	}
+	if (strlen(value) >= LEDSTAGE_LINE) {
+		snprintf(why, why_size, "%s is longer than %d bytes", key,
+			 LEDSTAGE_LINE - 1);
+		return -1;
+	}
+	strcpy(to, value);
+	return 0;
+}
+
+int ledstage_parse(struct ledstage_conf *conf, char *text, char *why,
+		   size_t why_size)
+{
+	char *line, *next, reason[LEDSTAGE_LINE + 64];
+	int n;
+
+	for (line = text, n = 1; line; line = next, n++) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (parse_line(conf, line, reason, sizeof(reason))) {
+			snprintf(why, why_size, "line %d: %s", n, reason);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int ledstage_look_args(char *look, char **argv, int max)
+{
+	char *save = NULL, *word;
+	int n = 0;
+
+	while (n < max && (word = strtok_r(n ? NULL : look, BLANKS, &save))) {
+		argv[n++] = word;
+		/* The pattern's pairs are one argument of mcled's. */
+		if (n == 2 && !strcmp(word, "pattern") && save && *save) {
+			argv[n++] = trim(save);
+			break;
+		}
+	}
+	return n < 2 ? -1 : n;
+}
+
+const char *ledstage_led(const struct ledstage_conf *conf,
+			 const char *cmdline, char *buf, size_t size)
+{
+	const char *p = cmdline, *word;
+	size_t len;
+
+	snprintf(buf, size, "%s", conf->led);
+	while (*(p += strspn(p, CMDLINE_SPACE))) {
+		word = p;
+		len = strcspn(p, CMDLINE_SPACE);
+		p += len;
+		if (!strncmp(word, CMDLINE_KEY, strlen(CMDLINE_KEY)))
+			snprintf(buf, size, "%.*s",
+				 (int)(len - strlen(CMDLINE_KEY)),
+				 word + strlen(CMDLINE_KEY));
+	}
+	return strcmp(buf, LEDSTAGE_OFF) ? buf : NULL;
+}
+
+int ledstage_add_module(struct ledstage_conf *conf, const char *module)
+{
+	size_t len = strlen(conf->modules), mlen = strlen(module);
+	const char *p = conf->modules;
+
+	while (*(p += strspn(p, BLANKS))) {
+		if (strcspn(p, BLANKS) == mlen && !strncmp(p, module, mlen))
+			return 0;
+		p += strcspn(p, BLANKS);
+	}
+	if (len + 1 + mlen >= sizeof(conf->modules))
+		return -1;
+	snprintf(conf->modules + len, sizeof(conf->modules) - len, "%s%s",
+		 len ? " " : "", module);
+	return 0;
+}
+
+void ledstage_print(const struct ledstage_conf *conf, FILE *out)
+{
+	int i;
+
+	fprintf(out, "led=%s\nmodules=%s\n", conf->led, conf->modules);
+	for (i = 0; i < LEDSTAGE_COUNT; i++)
+		fprintf(out, "%s=%s\n", stages[i].name, conf->look[i]);
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * ledstage: the boot-status LED's configuration, /etc/kit/led.conf, and
+ * the kernel command line's kit.led=.  Which LED shows the boot's stages
+ * and how each stage looks: a color and an mcled action ("#0000ff pattern
+ * 0% 500 100% 500").  The initramfs generators' scripts run
+ * `mcled stage STAGE`.  No I/O here.
+ */
+#ifndef LEDSTAGE_H
+#define LEDSTAGE_H
+
+#include <stdio.h>
+
+#define LEDSTAGE_CONF	"/etc/kit/led.conf"
+#define LEDSTAGE_LINE	512
+
+enum ledstage_id {
+	LEDSTAGE_STARTED,	/* the initramfs runs */
+	LEDSTAGE_WAITING,	/* for the root device */
+	LEDSTAGE_MOUNTED,	/* root mounted, handed over */
+	LEDSTAGE_FAILED,	/* the panic or emergency shell */
+	LEDSTAGE_COUNT
+};
+
+struct ledstage_conf {
+	char led[LEDSTAGE_LINE];	/* name or glob; "": the only one */
+	char modules[LEDSTAGE_LINE];	/* what the LED needs, loaded first */
+	char look[LEDSTAGE_COUNT][LEDSTAGE_LINE];
+};
+
+/* The defaults: the only multicolor LED, no modules, the looks above. */
+void ledstage_defaults(struct ledstage_conf *conf);
+
+/*
+ * The file's text (KEY=VALUE lines, # comments) over *conf.  Returns 0,
+ * or -1 with the line and the reason in why[why_size].
+ */
+int ledstage_parse(struct ledstage_conf *conf, char *text, char *why,
+		   size_t why_size);
+
+/* The stage named, or -1. */
+int ledstage_find(const char *name);
+const char *ledstage_name(enum ledstage_id stage);
+
+/*
+ * A look's words as mcled set takes them, in place: COLOR ACTION, then
+ * the pattern's text as one argument, or each of the other actions'
+ * arguments.  Returns the count (at most max), -1 when there is no
+ * action.
+ */
+int ledstage_look_args(char *look, char **argv, int max);
+
+/*
+ * The LED the boot shows its stages on: the last kit.led= of cmdline
+ * (the kernel's command line), else conf's led.  NULL when that is
+ * "off"; "" for the only multicolor LED.  The result points into buf.
+ */
+const char *ledstage_led(const struct ledstage_conf *conf,
+			 const char *cmdline, char *buf, size_t size);
+
+/* module added to conf's modules unless it is there; -1: no room. */
+int ledstage_add_module(struct ledstage_conf *conf, const char *module);
+
+/* *conf as the file's text, every key in it. */
+void ledstage_print(const struct ledstage_conf *conf, FILE *out);
+
+#endif
