@@ -243,14 +243,8 @@ static int add_softdeps(struct modules *m, const char *name,
 	return 0;
 }
 
-/*
- * The module of a modules.dep line and what it needs: its dependencies
- * (modules.dep lists them in the order modprobe unloads them), then its
- * "pre:" soft dependencies, itself and its "post:" ones, each
- * dependency likewise, as kmod's __kmod_module_get_probe_list() orders
- * them.
- */
-/* The dependencies of a modules.dep line, each in the order first. */
+/* A modules.dep line's dependencies in the order, once no cycle is
+ * found through them. */
 static int load_deps(struct modules *m, char *line, bool soft)
 {
 	char *deps[64], *path[65], *dline;
@@ -271,6 +265,13 @@ static int load_deps(struct modules *m, char *line, bool soft)
 	return 0;
 }
 
+/*
+ * The module of a modules.dep line and what it needs: its dependencies
+ * (modules.dep lists them in the order modprobe unloads them), then its
+ * "pre:" soft dependencies, itself and its "post:" ones, each
+ * dependency likewise, as kmod's __kmod_module_get_probe_list() orders
+ * them.
+ */
 static int load_order(struct modules *m, char *line, bool soft)
 {
 	size_t len = strcspn(line, ":\n");
