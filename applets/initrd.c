@@ -28,8 +28,8 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
-#include <sys/utsname.h>
 #include <sys/sysmacros.h>
+#include <sys/utsname.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -560,7 +560,7 @@ static int boot_main(int argc, char **argv)
  * said here. */
 static int mkcpio_main(int argc, char **argv)
 {
-	static const char *modules[64];
+	const char *modules[64];
 	struct mkcpio_job job = { .root = "/", .modules = modules };
 	struct utsname u;
 	int opt;

@@ -45,7 +45,6 @@ int mkcpio(struct mkcpio_job *job);
 int mkcpio_fail(struct mkcpio_err *e, int status, int errnum,
 		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
-/* cpio.c */
 #define CPIO_FILE_MAX	0xffffffffUL	/* c_filesize: 8 hex digits */
 
 struct cpio {
