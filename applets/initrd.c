@@ -29,6 +29,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
+#include <sys/utsname.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -39,6 +40,7 @@
 
 #include "core/kit.h"
 #include "boot/initrd.h"
+#include "boot/mkcpio.h"
 #include "rd/rd.h"
 
 static const char usage[] =
@@ -553,6 +555,53 @@ static int boot_main(int argc, char **argv)
 	mount_dev("the RAM disk /dev/ram0", "/dev/ram0", "/root", b.rootfstype,
 		  b.rw ? 0 : MS_RDONLY, b.rootflags);
 	switch_root(&b, "/root", argv);
+}
+
+/* The options of mkcpio, then its engine (boot/mkcpio.c); its error is
+ * said here. */
+static int mkcpio_main(int argc, char **argv)
+{
+	const char *modules[64];
+	struct mkcpio_job job = { .root = "/", .modules = modules };
+	struct utsname u;
+	int opt;
+
+	while ((opt = kit_getopt(argc, argv, "r:k:m:o:s:", NULL)) != -1) {
+		switch (opt) {
+		case 's':
+			if (parse_ulong(optarg, 0, 0, INT_MAX, &job.start))
+				die_usage("-s takes a block number (1 KiB "
+					  "blocks), got %s", optarg);
+			break;
+		case 'r':
+			job.root = optarg;
+			break;
+		case 'k':
+			job.kver = optarg;
+			break;
+		case 'm':
+			if (job.nmodules == 64)
+				die_usage("more than 64 -m MODULE");
+			modules[job.nmodules++] = optarg;
+			break;
+		case 'o':
+			job.out = optarg;
+			break;
+		}
+	}
+	if (argc - optind > 1)
+		die_usage("mkcpio takes one IMAGE at most, got '%s'",
+			  argv[optind + 1]);
+	job.image = optind < argc ? argv[optind] : NULL;
+	if (!job.kver) {
+		uname(&u);
+		job.kver = u.release;
+	}
+	if (!mkcpio(&job))
+		return 0;
+	if (job.err.status == EXIT_USAGE)
+		die_usage("%s", job.err.msg);
+	die("%s", job.err.msg);
 }
 
 int initrd_main(int argc, char **argv)

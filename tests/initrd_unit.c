@@ -254,7 +254,8 @@ static void test_part_uuid(void)
 static void test_cpio(void)
 {
 	char path[] = "/tmp/initrd_unit.XXXXXX", after[] = "IMAGE";
-	struct cpio c = { .path = path };
+	struct mkcpio_err err;
+	struct cpio c = { .path = path, .err = &err };
 	char buf[8];
 	off_t end;
 
@@ -278,6 +279,29 @@ static void test_cpio(void)
 	unlink(path);
 }
 
+/* The cpio writer's errors come back to its caller, who says them: the
+ * engine neither prints nor exits. */
+static void test_cpio_errors(void)
+{
+	struct mkcpio_err err = { 0 };
+	struct cpio c = { .fd = -1, .path = "OUT", .err = &err };
+	struct stat st;
+
+	check("cpio_data: a write error is returned",
+	      cpio_data(&c, "a", S_IFREG | 0644, "x", 1) == -1 &&
+	      err.status == EXIT_RUNTIME &&
+	      !strcmp(err.msg, "write error on OUT: Bad file descriptor"));
+	check("cpio_header: more than a newc entry holds is returned",
+	      cpio_header(&c, "big", S_IFREG | 0644, 0,
+			  CPIO_FILE_MAX + 1) == -1 &&
+	      !strcmp(err.msg, "big: 4294967296 bytes is more than a newc "
+		      "cpio can hold"));
+	check("open_regular: a directory is returned",
+	      open_regular("/tmp", &st, &err) == -1 &&
+	      !strcmp(err.msg, "/tmp is a directory; give the RAM disk "
+		      "image's file"));
+}
+
 /*
  * An early microcode archive as the distributions make it (GNU cpio -H
  * newc: padded with NULs to 512 bytes), then kit's wrapper and the image:
@@ -287,7 +311,8 @@ static void test_cpio(void)
 static void test_cpio_chain(void)
 {
 	char dir[] = "/tmp/initrd_unit_ucode.XXXXXX", cmd[512], path[300];
-	struct cpio c = { .path = path };
+	struct mkcpio_err err;
+	struct cpio c = { .path = path, .err = &err };
 	off_t ucode, wrapper;
 	struct stat st;
 
@@ -526,6 +551,7 @@ int main(void)
 	test_wait_root();
 	test_part_uuid();
 	test_cpio();
+	test_cpio_errors();
 	test_cpio_chain();
 	test_names();
 	test_devices();

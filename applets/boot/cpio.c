@@ -9,6 +9,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,80 +20,130 @@
 #include "boot/initrd.h"
 #include "boot/mkcpio.h"
 
+int mkcpio_fail(struct mkcpio_err *e, int status, int errnum,
+		const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	e->status = status;
+	if (errnum && n >= 0 && (size_t)n < sizeof(e->msg))
+		snprintf(e->msg + n, sizeof(e->msg) - n, ": %s",
+			 strerror(errnum));
+	return -1;
+}
+
 /* ---- mkcpio: a newc archive ---- */
 
-static void cpio_write(struct cpio *c, const void *buf, size_t len)
+static int write_error(struct cpio *c)
+{
+	return mkcpio_fail(c->err, EXIT_RUNTIME, errno, "write error on %s",
+			   c->path);
+}
+
+static int cpio_write(struct cpio *c, const void *buf, size_t len)
 {
 	static const char zeros[4];
 
 	if (write_all(c->fd, buf, len) < 0)
-		die_errno("write error on %s", c->path);
+		return write_error(c);
 	c->offset += len;
 	if (c->offset % 4 && write_all(c->fd, zeros, 4 - c->offset % 4) < 0)
-		die_errno("write error on %s", c->path);
+		return write_error(c);
 	c->offset = (c->offset + 3) & ~3ULL;
+	return 0;
 }
 
 /* One header and name; the data follows, padded to 4 bytes. */
-void cpio_header(struct cpio *c, const char *name, unsigned int mode,
-		 dev_t rdev, unsigned long size)
+int cpio_header(struct cpio *c, const char *name, unsigned int mode,
+		dev_t rdev, unsigned long size)
 {
 	char hdr[111 + PATH_MAX];
 	int len;
 
 	if (size > CPIO_FILE_MAX)
-		die("%s: %lu bytes is more than a newc cpio can hold", name,
-		    size);
+		return mkcpio_fail(c->err, EXIT_RUNTIME, 0, "%s: %lu bytes is "
+				   "more than a newc cpio can hold", name,
+				   size);
 	len = snprintf(hdr, sizeof(hdr),
 		       "070701%08lX%08X%08X%08X%08X%08X%08lX%08X%08X%08X"
 		       "%08X%08zX%08X%s", ++c->ino, mode, 0, 0,
 		       S_ISDIR(mode) ? 2 : 1, 0, size, 0, 0, major(rdev),
 		       minor(rdev), strlen(name) + 1, 0, name);
-	cpio_write(c, hdr, len + 1);
+	return cpio_write(c, hdr, len + 1);
 }
 
-void cpio_data(struct cpio *c, const char *name, unsigned int mode,
-	       const void *data, size_t size)
+int cpio_data(struct cpio *c, const char *name, unsigned int mode,
+	      const void *data, size_t size)
 {
-	cpio_header(c, name, mode, 0, size);
-	cpio_write(c, data, size);
+	if (cpio_header(c, name, mode, 0, size))
+		return -1;
+	return cpio_write(c, data, size);
 }
 
-/* A file mkcpio copies (/init, IMAGE), open, and never a directory. */
-int open_regular(const char *path, struct stat *st)
+int open_regular(const char *path, struct stat *st, struct mkcpio_err *e)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
-	if (fd < 0 || fstat(fd, st))
-		die_errno("cannot read %s", path);
-	if (S_ISDIR(st->st_mode))
-		die("%s is a directory; give the RAM disk image's file", path);
-	if (!S_ISREG(st->st_mode))
-		die("%s is not a regular file; give the RAM disk image's file",
-		    path);
+	if (fd < 0 || fstat(fd, st)) {
+		mkcpio_fail(e, EXIT_RUNTIME, errno, "cannot read %s", path);
+		goto fail;
+	}
+	if (S_ISDIR(st->st_mode)) {
+		mkcpio_fail(e, EXIT_RUNTIME, 0, "%s is a directory; give the "
+			    "RAM disk image's file", path);
+		goto fail;
+	}
+	if (!S_ISREG(st->st_mode)) {
+		mkcpio_fail(e, EXIT_RUNTIME, 0, "%s is not a regular file; "
+			    "give the RAM disk image's file", path);
+		goto fail;
+	}
 	return fd;
+fail:
+	if (fd >= 0)
+		close(fd);
+	return -1;
 }
 
-/* A file copied whole, under a name of its own. */
-void cpio_file(struct cpio *c, const char *name, const char *path)
+/* The file's bytes after the header: left of them, unpadded. */
+static int copy_file(struct cpio *c, int fd, const char *path, off_t left)
 {
 	char buf[65536];
-	struct stat st;
 	ssize_t n;
-	off_t left;
-	int fd = open_regular(path, &st);
 
-	cpio_header(c, name, S_IFREG | (st.st_mode & 0755), 0, st.st_size);
-	for (left = st.st_size; left > 0; left -= n) {
-		n = read(fd, buf, left < (off_t)sizeof(buf) ? (size_t)left : sizeof(buf));
+	for (; left > 0; left -= n) {
+		n = read(fd, buf, left < (off_t)sizeof(buf) ?
+				  (size_t)left : sizeof(buf));
 		if (n <= 0)
-			die("%s changed while it was read", path);
+			return mkcpio_fail(c->err, EXIT_RUNTIME, 0,
+					   "%s changed while it was read",
+					   path);
 		if (write_all(c->fd, buf, n) < 0)
-			die_errno("write error on %s", c->path);
+			return write_error(c);
 		c->offset += n;
 	}
+	return 0;
+}
+
+int cpio_file(struct cpio *c, const char *name, const char *path)
+{
+	struct stat st;
+	int ret = -1, fd = open_regular(path, &st, c->err);
+
+	if (fd < 0)
+		return -1;
+	if (cpio_header(c, name, S_IFREG | (st.st_mode & 0755), 0,
+			st.st_size) ||
+	    copy_file(c, fd, path, st.st_size))
+		goto out;
+	ret = cpio_write(c, "", 0);
+out:
 	close(fd);
-	cpio_write(c, "", 0);
+	return ret;
 }
 
 /*
@@ -131,6 +182,15 @@ static void block_partial_signals(int how)
 	sigprocmask(how, &set, NULL);
 }
 
+/* The partial file removed, and forgotten. */
+static void drop_partial(void)
+{
+	block_partial_signals(SIG_BLOCK);
+	remove_partial();
+	partial[0] = '\0';
+	block_partial_signals(SIG_UNBLOCK);
+}
+
 /* The handler, for each of those signals not ignored (nohup). */
 static void catch_partial_signals(void)
 {
@@ -149,16 +209,19 @@ static void catch_partial_signals(void)
  * OUT's mode and owner (root can keep them), else what open(O_CREAT,
  * 0666) gives under the umask.
  */
-static int open_partial(const char *path, const struct stat *old)
+static int open_partial(const char *path, const struct stat *old,
+			struct mkcpio_err *e)
 {
 	mode_t mask = umask(0);
 	int fd;
 
 	umask(mask);
 	if (snprintf(partial, sizeof(partial), "%s.XXXXXX", path) >=
-	    (int)sizeof(partial))
-		die_usage("-o %s: path too long", path);
-	atexit(remove_partial);
+	    (int)sizeof(partial)) {
+		partial[0] = '\0';
+		return mkcpio_fail(e, EXIT_USAGE, 0, "-o %s: path too long",
+				   path);
+	}
 	catch_partial_signals();
 	/* The name is whole before a handler may unlink it. */
 	block_partial_signals(SIG_BLOCK);
@@ -167,11 +230,57 @@ static int open_partial(const char *path, const struct stat *old)
 		partial[0] = '\0';
 	block_partial_signals(SIG_UNBLOCK);
 	if (fd < 0)
-		die_errno("cannot create %s", path);
-	if (old && !geteuid() && fchown(fd, old->st_uid, old->st_gid))
-		die_errno("cannot give %s the owner of %s", partial, path);
-	if (fchmod(fd, old ? old->st_mode & 07777 : 0666 & ~mask))
-		die_errno("cannot set the mode of %s", partial);
+		return mkcpio_fail(e, EXIT_RUNTIME, errno, "cannot create %s",
+				   path);
+	if (old && !geteuid() && fchown(fd, old->st_uid, old->st_gid)) {
+		mkcpio_fail(e, EXIT_RUNTIME, errno, "cannot give %s the owner "
+			    "of %s", partial, path);
+		goto fail;
+	}
+	if (fchmod(fd, old ? old->st_mode & 07777 : 0666 & ~mask)) {
+		mkcpio_fail(e, EXIT_RUNTIME, errno, "cannot set the mode of %s",
+			    partial);
+		goto fail;
+	}
+	return fd;
+fail:
+	close(fd);
+	drop_partial();
+	return -1;
+}
+
+/* A new OUT, or a symlink to nothing (refused), once stat() failed. */
+static int open_new(const char *out, char **target, struct mkcpio_err *e)
+{
+	struct stat st;
+
+	if (errno != ENOENT)
+		return mkcpio_fail(e, EXIT_RUNTIME, errno, "cannot write %s",
+				   out);
+	if (!lstat(out, &st))
+		return mkcpio_fail(e, EXIT_RUNTIME, 0, "-o %s is a symlink to "
+				   "nothing; give the archive's file name",
+				   out);
+	*target = strdup(out);
+	if (!*target)
+		return mkcpio_fail(e, EXIT_RUNTIME, errno, "cannot write %s",
+				   out);
+	return open_partial(out, NULL, e);
+}
+
+/* A character device or a pipe, written in place: never a terminal. */
+static int open_in_place(const char *out, struct mkcpio_err *e)
+{
+	int fd = open(out, O_WRONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return mkcpio_fail(e, EXIT_RUNTIME, errno, "cannot write %s",
+				   out);
+	if (isatty(fd)) {
+		close(fd);
+		return mkcpio_fail(e, EXIT_USAGE, 0, "the cpio is binary: -o "
+				   "%s is a terminal", out);
+	}
 	return fd;
 }
 
@@ -181,51 +290,56 @@ static int open_partial(const char *path, const struct stat *old)
  * pipe (/dev/stdout) is written in place; nothing else, and never IMAGE
  * itself.  Checked before the archive is built.
  */
-int open_output(const char *out, const char *image, char **target)
+int open_output(const char *out, const char *image, char **target,
+		struct mkcpio_err *e)
 {
 	struct stat st, img;
-	int fd;
 
 	*target = NULL;
 	if (out[strlen(out) - 1] == '/')
-		die("-o %s names a directory; give the archive's file name, "
-		    "e.g. -o %sinitrd.cpio", out, out);
-	if (stat(out, &st)) {
-		if (errno != ENOENT)
-			die_errno("cannot write %s", out);
-		if (!lstat(out, &st))
-			die("-o %s is a symlink to nothing; give the archive's "
-			    "file name", out);
-		*target = strdup(out);
-		return open_partial(out, NULL);
-	}
+		return mkcpio_fail(e, EXIT_RUNTIME, 0, "-o %s names a "
+				   "directory; give the archive's file name, "
+				   "e.g. -o %sinitrd.cpio", out, out);
+	if (stat(out, &st))
+		return open_new(out, target, e);
 	if (S_ISDIR(st.st_mode))
-		die("-o %s is a directory; give the archive's file name, e.g. "
-		    "-o %s/initrd.cpio", out, out);
+		return mkcpio_fail(e, EXIT_RUNTIME, 0, "-o %s is a directory; "
+				   "give the archive's file name, e.g. -o "
+				   "%s/initrd.cpio", out, out);
 	if (image && !stat(image, &img) && img.st_dev == st.st_dev &&
 	    img.st_ino == st.st_ino)
-		die("-o %s is IMAGE itself: write the archive elsewhere", out);
+		return mkcpio_fail(e, EXIT_RUNTIME, 0, "-o %s is IMAGE itself: "
+				   "write the archive elsewhere", out);
 	if (S_ISREG(st.st_mode)) {
 		*target = realpath(out, NULL);
 		if (!*target)
-			die_errno("cannot resolve %s", out);
-		return open_partial(*target, &st);
+			return mkcpio_fail(e, EXIT_RUNTIME, errno, "cannot "
+					   "resolve %s", out);
+		return open_partial(*target, &st, e);
 	}
 	if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
-		die("-o %s is neither a file, a pipe nor a character device: "
-		    "mkcpio does not write over it", out);
-	fd = open(out, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		die_errno("cannot write %s", out);
-	if (isatty(fd))
-		die_usage("the cpio is binary: -o %s is a terminal", out);
-	return fd;
+		return mkcpio_fail(e, EXIT_RUNTIME, 0, "-o %s is neither a file, "
+				   "a pipe nor a character device: mkcpio does "
+				   "not write over it", out);
+	return open_in_place(out, e);
 }
 
-/* A regular OUT's partial file, whole, takes its place. */
-void close_output(struct cpio *c, const char *target)
+/* A regular OUT's partial file, whole, takes its place; on an error it
+ * goes, and an old OUT stays. */
+int close_output(struct cpio *c, const char *target)
 {
-	if (close(c->fd) || (target && rename(partial, target)))
-		die_errno("write error on %s", c->path);
+	if (close(c->fd) || (target && rename(partial, target))) {
+		write_error(c);
+		drop_partial();
+		return -1;
+	}
 	partial[0] = '\0';
+	return 0;
+}
+
+/* An archive left half-written: closed, its partial file gone. */
+void discard_output(struct cpio *c)
+{
+	close(c->fd);
+	drop_partial();
 }

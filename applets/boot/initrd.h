@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /* initrd: what its parts, the boot (initrd.c), root= (rootdev.c) and
- * mkcpio (mkcpio.c), share: where the cpio puts things, and root=. */
+ * mkcpio (mkcpio.h), share: where the cpio puts things, and root=. */
 #ifndef INITRD_H
 #define INITRD_H
 
@@ -40,9 +40,6 @@ off_t cpio_end(int fd);
 #define COPY_NO_FILE	(-1)
 #define COPY_NO_ROOM	(-2)
 int copy_after_cpio(const char *src, const char *dst);
-
-/* mkcpio.c: initrd's mkcpio command. */
-int mkcpio_main(int argc, char **argv);
 
 /* rootdev.c */
 /* root= (also UUID=, LABEL=, PARTUUID=) as a device number, once the

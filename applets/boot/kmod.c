@@ -5,6 +5,8 @@
  * builtin), put in the cpio with the list /init loads them from.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <limits.h>
 #include <stdbool.h>
@@ -56,20 +58,30 @@ static char *find_module_line(char *list, const char *name, size_t *len)
 	return NULL;
 }
 
-/* Whether line is in set[n]; added when add is set and it was not. */
-static bool in_set(char **set, int *n, char *line, bool add)
+static int too_many(struct modules *m)
+{
+	return mkcpio_fail(m->err, EXIT_RUNTIME, 0, "more than %d modules",
+			   MODULES_MAX);
+}
+
+/* Whether line is in set[n]. */
+static bool in_set(char **set, int n, const char *line)
 {
 	int i;
 
-	for (i = 0; i < *n; i++)
+	for (i = 0; i < n; i++)
 		if (set[i] == line)
 			return true;
-	if (!add)
-		return false;
-	if (*n == MODULES_MAX)
-		die("more than %d modules", MODULES_MAX);
-	set[(*n)++] = line;
 	return false;
+}
+
+/* line added to set[*n], where it was not. */
+static int add_to_set(struct modules *m, char **set, int *n, char *line)
+{
+	if (*n == MODULES_MAX)
+		return too_many(m);
+	set[(*n)++] = line;
+	return 0;
 }
 
 /* The index of the module of line in the load order, or -1. */
@@ -84,19 +96,23 @@ static int chosen_index(struct modules *m, const char *line, size_t len)
 	return -1;
 }
 
-static void choose(struct modules *m, const char *line, size_t len,
-		   bool soft)
+static int choose(struct modules *m, const char *line, size_t len,
+		  bool soft)
 {
 	int i = chosen_index(m, line, len);
 
 	if (i >= 0) {
 		m->soft[i] &= soft;
-		return;
+		return 0;
 	}
 	if (m->count == MODULES_MAX)
-		die("more than %d modules", MODULES_MAX);
-	m->soft[m->count] = soft;
-	m->chosen[m->count++] = strndup(line, len);
+		return too_many(m);
+	m->chosen[m->count] = strndup(line, len);
+	if (!m->chosen[m->count])
+		return mkcpio_fail(m->err, EXIT_RUNTIME, ENOMEM, "cannot "
+				   "choose %.*s", (int)len, line);
+	m->soft[m->count++] = soft;
+	return 0;
 }
 
 /* The dependencies a modules.dep line lists; their number. */
@@ -114,19 +130,21 @@ static int dep_list(char *line, char **deps, int max)
 	return n;
 }
 
-/* The modules.dep line of a dependency, or NULL when built in; a
- * missing one is refused unless only a soft dependency needs it. */
-static char *dep_line(struct modules *m, const char *path, bool soft)
+/* *line: the modules.dep line of a dependency, or NULL when built in;
+ * a missing one is refused unless only a soft dependency needs it. */
+static int dep_line(struct modules *m, const char *path, bool soft,
+		    char **line)
 {
-	char name[64], *line;
+	char name[64];
 	size_t len;
 
 	module_name(path, strcspn(path, " \n"), name, sizeof(name));
-	line = find_module_line(m->dep, name, &len);
-	if (!line && !soft &&
+	*line = find_module_line(m->dep, name, &len);
+	if (!*line && !soft &&
 	    !(m->builtin && find_module_line(m->builtin, name, &len)))
-		die("no module %s in %s/modules.dep", name, m->dir);
-	return line;
+		return mkcpio_fail(m->err, EXIT_RUNTIME, 0, "no module %s in "
+				   "%s/modules.dep", name, m->dir);
+	return 0;
 }
 
 /*
@@ -134,64 +152,73 @@ static char *dep_line(struct modules *m, const char *path, bool soft)
  * waits for the other.  depmod refuses such a cycle
  * (depmod_report_cycles()); a hand-made file may still hold one.
  */
-static void check_cycle(struct modules *m, char *line, char **path,
+static int report_cycle(struct modules *m, char **path, int from,
 			int depth)
 {
-	char *deps[64], chain[1024] = "", name[64];
-	int i, n, at = 0;
+	char chain[1024] = "", name[64];
+	int i, at = 0;
 
-	if (in_set(m->acyclic, &m->nacyclic, line, false))
-		return;
-	for (i = 0; i < depth && path[i] != line; i++)
-		;
-	if (i < depth || depth == 64) {
-		for (path[depth] = line; i <= depth; i++) {
-			module_name(path[i], strcspn(path[i], ":\n"), name,
-				    sizeof(name));
-			at += snprintf(chain + at, sizeof(chain) - at, "%s%s",
-				       at ? " -> " : "", name);
-			if (at >= (int)sizeof(chain))
-				break;
-		}
-		die("%s/modules.dep has a dependency cycle, %s: no order loads "
-		    "them; run depmod", m->dir, chain);
+	for (i = from; i <= depth; i++) {
+		module_name(path[i], strcspn(path[i], ":\n"), name,
+			    sizeof(name));
+		at += snprintf(chain + at, sizeof(chain) - at, "%s%s",
+			       at ? " -> " : "", name);
+		if (at >= (int)sizeof(chain))
+			break;
 	}
-	path[depth] = line;
-	n = dep_list(line, deps, 64);
-	for (i = 0; i < n; i++) {
-		char *dline = dep_line(m, deps[i], true);
-
-		if (dline)
-			check_cycle(m, dline, path, depth + 1);
-	}
-	in_set(m->acyclic, &m->nacyclic, line, true);
+	return mkcpio_fail(m->err, EXIT_RUNTIME, 0, "%s/modules.dep has a "
+			   "dependency cycle, %s: no order loads them; run "
+			   "depmod", m->dir, chain);
 }
 
-static void load_order(struct modules *m, char *line, bool soft);
+static int check_cycle(struct modules *m, char *line, char **path,
+		       int depth)
+{
+	char *deps[64], *dline;
+	int i, n;
+
+	if (in_set(m->acyclic, m->nacyclic, line))
+		return 0;
+	for (i = 0; i < depth && path[i] != line; i++)
+		;
+	path[depth] = line;
+	if (i < depth || depth == 64)
+		return report_cycle(m, path, i, depth);
+	n = dep_list(line, deps, 64);
+	for (i = 0; i < n; i++) {
+		if (dep_line(m, deps[i], true, &dline) ||
+		    (dline && check_cycle(m, dline, path, depth + 1)))
+			return -1;
+	}
+	return add_to_set(m, m->acyclic, &m->nacyclic, line);
+}
+
+static int load_order(struct modules *m, char *line, bool soft);
 
 /* The module of a modules.dep line, unless soft and visited already:
  * each soft dependency once, as kmod visits it. */
-static void soft_module(struct modules *m, char *line, bool soft)
+static int soft_module(struct modules *m, char *line, bool soft)
 {
-	if (!soft || !in_set(m->visited, &m->nvisited, line, false))
-		load_order(m, line, soft);
+	if (soft && in_set(m->visited, m->nvisited, line))
+		return 0;
+	return load_order(m, line, soft);
 }
 
 /*
  * Every module modprobe would load for word (kmod_module_new_from_lookup()):
  * the module of that name; else each module modules.alias gives it (its
  * patterns as fnmatch() reads them); else nothing when it is built in, by
- * name or by alias.  False when nothing knows word.
+ * name or by alias.  1, 0 when nothing knows word, or -1 with *m->err.
  */
-static bool add_wanted(struct modules *m, const char *word, bool soft);
+static int add_wanted(struct modules *m, const char *word, bool soft);
 
 /*
  * What "softdep NAME pre: A B post: C" (modules.softdep) names in part
  * (pre: or post:), each through modules.alias: ext4 asks the crypto API
  * for crc32c, which only modprobe would load, and there is none at boot.
  */
-static void add_softdeps(struct modules *m, const char *name,
-			 const char *part)
+static int add_softdeps(struct modules *m, const char *name,
+			const char *part)
 {
 	char key[80], word[80], *line, *p, *end;
 	size_t klen = snprintf(key, sizeof(key), "softdep %s ", name);
@@ -209,9 +236,33 @@ static void add_softdeps(struct modules *m, const char *name,
 			if (sscanf(p, "%79[^ \n]", word) != 1 ||
 			    strchr(word, ':'))
 				break;
-			add_wanted(m, word, true);
+			if (add_wanted(m, word, true) < 0)
+				return -1;
 		}
 	}
+	return 0;
+}
+
+/* A modules.dep line's dependencies in the order, once no cycle is
+ * found through them. */
+static int load_deps(struct modules *m, char *line, bool soft)
+{
+	char *deps[64], *path[65], *dline;
+	int n, i;
+
+	if (check_cycle(m, line, path, 0))
+		return -1;
+	n = dep_list(line, deps, 64);
+	while (n-- > 0) {
+		if (dep_line(m, deps[n], soft, &dline))
+			return -1;
+		i = dline ? chosen_index(m, dline, strcspn(dline, ":\n")) : -1;
+		/* In the order already, as hard as asked: done. */
+		if (dline && (i < 0 || (m->soft[i] && !soft)) &&
+		    load_order(m, dline, soft))
+			return -1;
+	}
+	return 0;
 }
 
 /*
@@ -221,28 +272,23 @@ static void add_softdeps(struct modules *m, const char *name,
  * dependency likewise, as kmod's __kmod_module_get_probe_list() orders
  * them.
  */
-static void load_order(struct modules *m, char *line, bool soft)
+static int load_order(struct modules *m, char *line, bool soft)
 {
 	size_t len = strcspn(line, ":\n");
-	char name[64], *deps[64], *path[65], *dline;
-	bool first = !in_set(m->visited, &m->nvisited, line, true);
-	int n, i;
+	bool first = !in_set(m->visited, m->nvisited, line);
+	char name[64];
 
-	check_cycle(m, line, path, 0);
-	n = dep_list(line, deps, 64);
-	while (n-- > 0) {
-		dline = dep_line(m, deps[n], soft);
-		i = dline ? chosen_index(m, dline, strcspn(dline, ":\n")) : -1;
-		/* In the order already, as hard as asked: done. */
-		if (dline && (i < 0 || (m->soft[i] && !soft)))
-			load_order(m, dline, soft);
-	}
+	if ((first && add_to_set(m, m->visited, &m->nvisited, line)) ||
+	    load_deps(m, line, soft))
+		return -1;
 	module_name(line, len, name, sizeof(name));
-	if (first)
-		add_softdeps(m, name, "pre:");
-	choose(m, line, len, soft);
-	if (first)
-		add_softdeps(m, name, "post:");
+	if (first && add_softdeps(m, name, "pre:"))
+		return -1;
+	if (choose(m, line, len, soft))
+		return -1;
+	if (first && add_softdeps(m, name, "post:"))
+		return -1;
+	return 0;
 }
 
 /* kmod's alias_normalize(): '-' is '_', but inside [...] patterns. */
@@ -258,7 +304,8 @@ static void normalize(const char *s, size_t len, char *out, size_t size)
 	out[i] = '\0';
 }
 
-/* Each module modules.alias gives for name (normalized); how many. */
+/* Each module modules.alias gives for name (normalized); how many, or
+ * -1 with *m->err. */
 static int add_aliased(struct modules *m, const char *name, bool soft)
 {
 	char pattern[256], word[64], mod[64], *line, *dline;
@@ -277,9 +324,12 @@ static int add_aliased(struct modules *m, const char *name, bool soft)
 		module_name(word, strlen(word), mod, sizeof(mod));
 		dline = find_module_line(m->dep, mod, &len);
 		if (!dline)
-			die("%s/modules.alias gives %s for %s, which "
-			    "modules.dep lacks; run depmod", m->dir, mod, name);
-		soft_module(m, dline, soft);
+			return mkcpio_fail(m->err, EXIT_RUNTIME, 0, "%s/modules."
+					   "alias gives %s for %s, which "
+					   "modules.dep lacks; run depmod",
+					   m->dir, mod, name);
+		if (soft_module(m, dline, soft))
+			return -1;
 		found++;
 	}
 	return found;
@@ -304,83 +354,169 @@ static bool builtin_alias(struct modules *m, const char *name)
 	return false;
 }
 
-static bool add_wanted(struct modules *m, const char *word, bool soft)
+static int add_wanted(struct modules *m, const char *word, bool soft)
 {
 	char name[256], *line;
 	size_t len;
+	int found;
 
 	module_name(word, strlen(word), name, sizeof(name));
 	line = find_module_line(m->dep, name, &len);
-	if (line) {
-		soft_module(m, line, soft);
-		return true;
-	}
+	if (line)
+		return soft_module(m, line, soft) ? -1 : 1;
 	normalize(word, strlen(word), name, sizeof(name));
-	return add_aliased(m, name, soft) ||
-	       (m->builtin && find_module_line(m->builtin, name, &len)) ||
+	found = add_aliased(m, name, soft);
+	if (found)
+		return found < 0 ? -1 : 1;
+	return (m->builtin && find_module_line(m->builtin, name, &len)) ||
 	       builtin_alias(m, name);
 }
 
 /* A module the boot needs (-m, brd, the image's filesystem): a request
  * of its own, as one modprobe is. */
-void add_module(struct modules *m, const char *word)
+int add_module(struct modules *m, const char *word)
 {
+	int found;
+
 	m->nvisited = 0;
-	if (!add_wanted(m, word, false))
-		die("no module %s in %s/modules.dep, modules.alias or "
-		    "modules.builtin", word, m->dir);
+	found = add_wanted(m, word, false);
+	if (!found)
+		return mkcpio_fail(m->err, EXIT_RUNTIME, 0, "no module %s in "
+				   "%s/modules.dep, modules.alias or "
+				   "modules.builtin", word, m->dir);
+	return found < 0 ? -1 : 0;
 }
 
-void open_modules(struct modules *m, const char *root, const char *kver)
+/*
+ * *buf: the file whole, NUL-terminated (its size in *size), or NULL
+ * when it cannot be opened (errno says why).  -1 with *e when it opened
+ * but could not be read.
+ */
+static int read_whole(const char *path, char **buf, size_t *size,
+		      struct mkcpio_err *e)
+{
+	struct stat st;
+	int ret = 0, fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	*buf = NULL;
+	if (fd < 0)
+		return 0;
+	if (fstat(fd, &st))
+		goto out;
+	*buf = malloc(st.st_size + 1);
+	if (!*buf || read(fd, *buf, st.st_size) != st.st_size) {
+		free(*buf);
+		*buf = NULL;
+		ret = mkcpio_fail(e, EXIT_RUNTIME, 0, "cannot read %s", path);
+		goto out;
+	}
+	(*buf)[st.st_size] = '\0';
+	if (size)
+		*size = st.st_size;
+out:
+	close(fd);
+	return ret;
+}
+
+/* A file of the modules' directory; one that is not there is NULL. */
+static int read_list(struct modules *m, const char *file, char **buf,
+		     size_t *size)
 {
 	char path[PATH_MAX + 32];
 
+	snprintf(path, sizeof(path), "%s/%s", m->dir, file);
+	return read_whole(path, buf, size, m->err);
+}
+
+int open_modules(struct modules *m, const char *root, const char *kver)
+{
 	if (snprintf(m->dir, sizeof(m->dir), "%s/lib/modules/%s",
 		     strcmp(root, "/") ? root : "", kver) >= (int)sizeof(m->dir))
-		die_usage("-r %s: path too long", root);
-	snprintf(path, sizeof(path), "%s/modules.dep", m->dir);
-	m->dep = read_whole(path, NULL);
+		return mkcpio_fail(m->err, EXIT_USAGE, 0, "-r %s: path too "
+				   "long", root);
+	if (read_list(m, "modules.dep", &m->dep, NULL))
+		return -1;
 	if (!m->dep)
-		die_errno("cannot read %s (give -k KVER of an installed "
-			  "kernel, or -r ROOT)", path);
-	snprintf(path, sizeof(path), "%s/modules.builtin", m->dir);
-	m->builtin = read_whole(path, NULL);
-	snprintf(path, sizeof(path), "%s/modules.softdep", m->dir);
-	m->softdep = read_whole(path, NULL);
-	snprintf(path, sizeof(path), "%s/modules.alias", m->dir);
-	m->alias = read_whole(path, NULL);
-	snprintf(path, sizeof(path), "%s/modules.builtin.modinfo", m->dir);
-	m->builtin_info = read_whole(path, &m->builtin_info_size);
+		return mkcpio_fail(m->err, EXIT_RUNTIME, errno, "cannot read "
+				   "%s/modules.dep (give -k KVER of an "
+				   "installed kernel, or -r ROOT)", m->dir);
+	if (read_list(m, "modules.builtin", &m->builtin, NULL) ||
+	    read_list(m, "modules.softdep", &m->softdep, NULL) ||
+	    read_list(m, "modules.alias", &m->alias, NULL) ||
+	    read_list(m, "modules.builtin.modinfo", &m->builtin_info,
+		      &m->builtin_info_size))
+		return -1;
+	return 0;
+}
+
+void close_modules(struct modules *m)
+{
+	int i;
+
+	for (i = 0; i < m->count; i++)
+		free(m->chosen[i]);
+	free(m->dep);
+	free(m->builtin);
+	free(m->softdep);
+	free(m->alias);
+	free(m->builtin_info);
+}
+
+/* The module at path, unpacked, into the cpio as arcname. */
+static int cpio_module(struct cpio *c, const char *path, const char *arcname)
+{
+	struct unpacked ko = { NULL, 0, 0 };
+	size_t in_size;
+	char *in;
+	const char *why;
+	int ret = -1;
+
+	if (read_whole(path, &in, &in_size, c->err))
+		return -1;
+	if (!in)
+		return mkcpio_fail(c->err, EXIT_RUNTIME, errno, "cannot read "
+				   "%s", path);
+	why = unpack_module_data(path, (unsigned char *)in, in_size, &ko);
+	if (why) {
+		mkcpio_fail(c->err, EXIT_RUNTIME, 0, "%s %s; reinstall its "
+			    "package", path, why);
+		goto out;
+	}
+	ret = cpio_data(c, arcname, S_IFREG | 0644, ko.data, ko.size);
+out:
+	free(ko.data);
+	free(in);
+	return ret;
 }
 
 /* The modules and the list that /init loads them from. */
-void cpio_modules(struct cpio *c, struct modules *m)
+int cpio_modules(struct cpio *c, struct modules *m)
 {
 	char list[16384], name[64], path[2 * PATH_MAX], arcname[128];
-	struct unpacked ko;
 	size_t len = 0;
 	int i;
 
-	cpio_data(c, "kit/lib", S_IFDIR | 0755, NULL, 0);
+	if (cpio_data(c, "kit/lib", S_IFDIR | 0755, NULL, 0))
+		return -1;
 	for (i = 0; i < m->count; i++) {
 		module_name(m->chosen[i], strlen(m->chosen[i]), name,
 			    sizeof(name));
 		snprintf(path, sizeof(path), "%s/%s", m->dir, m->chosen[i]);
 		snprintf(arcname, sizeof(arcname), "kit/lib/%s.ko", name);
-		unpack_module(path, &ko);
-		cpio_data(c, arcname, S_IFREG | 0644, ko.data, ko.size);
-		free(ko.data);
+		if (cpio_module(c, path, arcname))
+			return -1;
 		len += snprintf(list + len, sizeof(list) - len, "%s /%s%s\n",
 				name, arcname, m->soft[i] ? " soft" : "");
 		if (len >= sizeof(list))
-			die("too many modules for the list");
+			return mkcpio_fail(c->err, EXIT_RUNTIME, 0, "too many "
+					   "modules for the list");
 	}
-	cpio_data(c, LIST_PATH + 1, S_IFREG | 0644, list, len);
+	return cpio_data(c, LIST_PATH + 1, S_IFREG | 0644, list, len);
 }
 
 /* The module that mounts the image's filesystem, unless built in:
  * Debian serves ext2 with ext4. */
-void add_fs_module(struct modules *m, const char *fs)
+int add_fs_module(struct modules *m, const char *fs)
 {
 	char name[16];
 	size_t len, i;
@@ -391,5 +527,5 @@ void add_fs_module(struct modules *m, const char *fs)
 	if (!strcmp(name, "ext2") && !find_module_line(m->dep, name, &len) &&
 	    !(m->builtin && find_module_line(m->builtin, name, &len)))
 		strcpy(name, "ext4");
-	add_module(m, name);
+	return add_module(m, name);
 }

@@ -5,38 +5,15 @@
  */
 #define _GNU_SOURCE
 #include <elf.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <lzma.h>
 #include <zlib.h>
 #include <zstd.h>
 
-#include "core/kit.h"
 #include "boot/mkcpio.h"
-
-char *read_whole(const char *path, size_t *size)
-{
-	struct stat st;
-	char *buf;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || fstat(fd, &st))
-		return NULL;
-	buf = malloc(st.st_size + 1);
-	if (!buf || read(fd, buf, st.st_size) != st.st_size)
-		die("cannot read %s", path);
-	buf[st.st_size] = '\0';
-	close(fd);
-	if (size)
-		*size = st.st_size;
-	return buf;
-}
 
 /* ---- mkcpio: a module as the kernel's finit_module() takes it ---- */
 
@@ -175,18 +152,4 @@ const char *unpack_module_data(const char *path, const unsigned char *in,
 	if (u->size < SELFMAG || memcmp(u->data, ELFMAG, SELFMAG))
 		return "is damaged: not an ELF module";
 	return NULL;
-}
-
-void unpack_module(const char *path, struct unpacked *u)
-{
-	size_t in_size;
-	unsigned char *in = (unsigned char *)read_whole(path, &in_size);
-	const char *why;
-
-	if (!in)
-		die_errno("cannot read %s", path);
-	why = unpack_module_data(path, in, in_size, u);
-	if (why)
-		die("%s %s; reinstall its package", path, why);
-	free(in);
 }

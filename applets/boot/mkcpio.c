@@ -5,99 +5,103 @@
  * in dependency order with the list /init reads, and the image if given.
  */
 #define _GNU_SOURCE
-#include <limits.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <string.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "core/kit.h"
 #include "boot/initrd.h"
 #include "boot/mkcpio.h"
 #include "rd/rd.h"
-/* The filesystem in IMAGE, found as the kernel finds it, inside its
- * compression too (rdload -i's engine). */
-static const char *image_fs(const char *path, unsigned long start)
-{
-	char *volumes[] = { (char *)path };
-	struct rd_job job = { .volumes = volumes, .count = 1,
-			      .start = (uint64_t)start * RD_BLOCK };
-	struct stat st;
 
-	close(open_regular(path, &st));
-	if (rd_identify(&job))
-		die("%s: %s; give -s START if it starts at a later block (as "
-		    "ramdisk_start= will)", path, job.error);
-	if (!job.fs)
-		die("%s: the kernel would find no filesystem in it; name its "
-		    "module with -m", path);
-	return job.fs;
+/* The filesystem in IMAGE, found as the kernel finds it, inside its
+ * compression too (rdload -i's engine); NULL with *e. */
+static const char *image_fs(const struct mkcpio_job *job,
+			    struct mkcpio_err *e)
+{
+	char *volumes[] = { (char *)job->image };
+	struct rd_job rd = { .volumes = volumes, .count = 1,
+			     .start = (uint64_t)job->start * RD_BLOCK };
+	struct stat st;
+	int fd = open_regular(job->image, &st, e);
+
+	if (fd < 0)
+		return NULL;
+	close(fd);
+	if (rd_identify(&rd)) {
+		mkcpio_fail(e, EXIT_RUNTIME, 0, "%s: %s; give -s START if it "
+			    "starts at a later block (as ramdisk_start= "
+			    "will)", job->image, rd.error);
+		return NULL;
+	}
+	if (!rd.fs)
+		mkcpio_fail(e, EXIT_RUNTIME, 0, "%s: the kernel would find no "
+			    "filesystem in it; name its module with -m",
+			    job->image);
+	return rd.fs;
 }
 
-int mkcpio_main(int argc, char **argv)
+/* brd, the image's filesystem and each -m MODULE, in that order. */
+static int choose_modules(struct mkcpio_job *job, struct modules *m)
 {
-	struct modules m = { .count = 0 };
-	struct cpio c = { .fd = STDOUT_FILENO, .path = "stdout" };
-	const char *root = "/", *kver = NULL, *out = NULL, *mods[64];
-	char *target = NULL;
-	struct utsname u;
-	int opt, nmods = 0, i;
-	unsigned long start = 0;
+	const char *fs;
+	int i;
 
-	while ((opt = kit_getopt(argc, argv, "r:k:m:o:s:", NULL)) != -1) {
-		switch (opt) {
-		case 's':
-			if (parse_ulong(optarg, 0, 0, INT_MAX, &start))
-				die_usage("-s takes a block number (1 KiB "
-					  "blocks), got %s", optarg);
-			break;
-		case 'r':
-			root = optarg;
-			break;
-		case 'k':
-			kver = optarg;
-			break;
-		case 'm':
-			if (nmods == 64)
-				die_usage("more than 64 -m MODULE");
-			mods[nmods++] = optarg;
-			break;
-		case 'o':
-			out = optarg;
-			break;
-		}
+	if (open_modules(m, job->root, job->kver) || add_module(m, "brd"))
+		return -1;
+	if (job->image) {
+		fs = image_fs(job, m->err);
+		if (!fs || add_fs_module(m, fs))
+			return -1;
 	}
-	if (argc - optind > 1)
-		die_usage("mkcpio takes one IMAGE at most, got '%s'",
-			  argv[optind + 1]);
-	if (!kver) {
-		uname(&u);
-		kver = u.release;
-	}
-	open_modules(&m, root, kver);
-	add_module(&m, "brd");
-	if (optind < argc)
-		add_fs_module(&m, image_fs(argv[optind], start));
-	for (i = 0; i < nmods; i++)
-		add_module(&m, mods[i]);
-	if (out) {
-		c.path = out;
-		c.fd = open_output(out, optind < argc ? argv[optind] : NULL,
-				   &target);
-	} else if (isatty(STDOUT_FILENO)) {
-		die_usage("the cpio is binary: give -o OUT or redirect stdout");
-	}
-	cpio_data(&c, "dev", S_IFDIR | 0755, NULL, 0);
-	cpio_header(&c, "dev/console", S_IFCHR | 0600, makedev(5, 1), 0);
-	cpio_data(&c, "kit", S_IFDIR | 0755, NULL, 0);
-	cpio_file(&c, "init", "/proc/self/exe");
-	cpio_modules(&c, &m);
-	if (optind < argc)
-		cpio_file(&c, IMAGE_PATH + 1, argv[optind]);
-	cpio_data(&c, "TRAILER!!!", 0, NULL, 0);
-	if (out)
-		close_output(&c, target);
+	for (i = 0; i < job->nmodules; i++)
+		if (add_module(m, job->modules[i]))
+			return -1;
 	return 0;
+}
+
+static int write_archive(struct cpio *c, struct modules *m,
+			 const char *image)
+{
+	if (cpio_data(c, "dev", S_IFDIR | 0755, NULL, 0) ||
+	    cpio_header(c, "dev/console", S_IFCHR | 0600, makedev(5, 1), 0) ||
+	    cpio_data(c, "kit", S_IFDIR | 0755, NULL, 0) ||
+	    cpio_file(c, "init", "/proc/self/exe") || cpio_modules(c, m))
+		return -1;
+	if (image && cpio_file(c, IMAGE_PATH + 1, image))
+		return -1;
+	return cpio_data(c, "TRAILER!!!", 0, NULL, 0);
+}
+
+int mkcpio(struct mkcpio_job *job)
+{
+	struct mkcpio_err *e = &job->err;
+	struct modules m = { .err = e };
+	struct cpio c = { .fd = STDOUT_FILENO, .path = "stdout", .err = e };
+	char *target = NULL;
+	int ret = -1;
+
+	if (choose_modules(job, &m))
+		goto out;
+	if (job->out) {
+		c.path = job->out;
+		c.fd = open_output(job->out, job->image, &target, e);
+		if (c.fd < 0)
+			goto out;
+	} else if (isatty(STDOUT_FILENO)) {
+		mkcpio_fail(e, EXIT_USAGE, 0, "the cpio is binary: give -o OUT "
+			    "or redirect stdout");
+		goto out;
+	}
+	if (write_archive(&c, &m, job->image)) {
+		if (job->out)
+			discard_output(&c);
+		goto out;
+	}
+	ret = job->out ? close_output(&c, target) : 0;
+out:
+	free(target);
+	close_modules(&m);
+	return ret;
 }

@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Inside initrd's mkcpio (boot/): what its parts share.  Each calls only
- * those below it here: mkcpio.c (the command), kmod.c (modules and their
+ * initrd's mkcpio (boot/): the engine initrd.c's mkcpio command calls,
+ * and what its parts share.  Each calls only those below it here:
+ * mkcpio.c (the archive, whole), kmod.c (modules and their
  * dependencies), kmodunpack.c (a module file unpacked), cpio.c (the
- * archive and its output file).
+ * archive and its output file).  Nothing here prints or exits: each
+ * failing function returns -1 (or NULL) with its error in a struct
+ * mkcpio_err, and the applet dies with it.
  */
 #ifndef MKCPIO_H
 #define MKCPIO_H
@@ -13,7 +16,35 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
+struct mkcpio_err {
+	int status;		/* EXIT_USAGE or EXIT_RUNTIME */
+	char msg[1024];		/* one line, without the applet's name */
+};
+
+/* mkcpio.c */
+struct mkcpio_job {
+	const char *root, *kver;	/* ROOT/lib/modules/KVER */
+	const char *const *modules;	/* -m MODULE, in order */
+	int nmodules;
+	const char *out;		/* -o OUT; NULL: stdout */
+	const char *image;		/* IMAGE, or NULL */
+	unsigned long start;		/* IMAGE's first block (-s) */
+	struct mkcpio_err err;
+};
+
+/*
+ * The cpio the job asks for, written whole or not at all: on an error
+ * no partial OUT is left and an old OUT stays as it was.  0, or -1 with
+ * job->err.
+ */
+int mkcpio(struct mkcpio_job *job);
+
 /* cpio.c */
+/* *e set to status and the message, ": strerror(errnum)" appended
+ * unless errnum is 0; returns -1. */
+int mkcpio_fail(struct mkcpio_err *e, int status, int errnum,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 #define CPIO_FILE_MAX	0xffffffffUL	/* c_filesize: 8 hex digits */
 
 struct cpio {
@@ -21,26 +52,32 @@ struct cpio {
 	const char *path;
 	unsigned long ino;
 	unsigned long long offset;
+	struct mkcpio_err *err;	/* where its errors go */
 };
 
-void cpio_header(struct cpio *c, const char *name, unsigned int mode,
-		 dev_t rdev, unsigned long size);
-void cpio_data(struct cpio *c, const char *name, unsigned int mode,
-	       const void *data, size_t len);
-/* A file mkcpio copies (/init, IMAGE), open, and never a directory. */
-int open_regular(const char *path, struct stat *st);
+/* Each returns 0, or -1 with *c->err. */
+int cpio_header(struct cpio *c, const char *name, unsigned int mode,
+		dev_t rdev, unsigned long size);
+int cpio_data(struct cpio *c, const char *name, unsigned int mode,
+	      const void *data, size_t len);
 /* A file copied whole, under a name of its own. */
-void cpio_file(struct cpio *c, const char *name, const char *path);
+int cpio_file(struct cpio *c, const char *name, const char *path);
+/* A file mkcpio copies (/init, IMAGE), open, and never a directory: its
+ * fd, or -1 with *e. */
+int open_regular(const char *path, struct stat *st, struct mkcpio_err *e);
 /*
  * OUT opened for writing: a regular OUT, or a new one, as OUT.XXXXXX in
- * its directory (*target: OUT, renamed over at close_output()).
+ * its directory (*target: OUT, renamed over at close_output(); the
+ * caller frees it).  The fd, or -1 with *e and no partial file.
  */
-int open_output(const char *out, const char *image, char **target);
-void close_output(struct cpio *c, const char *target);
+int open_output(const char *out, const char *image, char **target,
+		struct mkcpio_err *e);
+/* 0, or -1 with *c->err and the partial file gone. */
+int close_output(struct cpio *c, const char *target);
+/* OUT left unfinished: closed, and its partial file gone. */
+void discard_output(struct cpio *c);
 
 /* kmodunpack.c */
-/* A file whole, NUL-terminated; NULL when it cannot be opened. */
-char *read_whole(const char *path, size_t *size);
 /* A module unpacked so far, and the room for it. */
 struct unpacked {
 	unsigned char *data;
@@ -53,7 +90,6 @@ struct unpacked {
  */
 const char *unpack_module_data(const char *path, const unsigned char *in,
 			       size_t size, struct unpacked *u);
-void unpack_module(const char *path, struct unpacked *u);
 
 /* kmod.c */
 #define MODULES_MAX	256
@@ -72,15 +108,19 @@ struct modules {
 	 * mod->visited), and those known to need no module in a cycle. */
 	char *visited[MODULES_MAX], *acyclic[MODULES_MAX];
 	int nvisited, nacyclic;
+	struct mkcpio_err *err;	/* where its errors go */
 };
 
 /* A module's name from its path (len bytes): "-" as "_", no suffix. */
 void module_name(const char *path, size_t len, char *name, size_t size);
-void open_modules(struct modules *m, const char *root, const char *kver);
-void add_module(struct modules *m, const char *word);
+/* Each returns 0, or -1 with *m->err. */
+int open_modules(struct modules *m, const char *root, const char *kver);
+int add_module(struct modules *m, const char *word);
 /* The module that mounts fs, unless built in. */
-void add_fs_module(struct modules *m, const char *fs);
+int add_fs_module(struct modules *m, const char *fs);
 /* The chosen modules, unpacked, and their list, into the cpio. */
-void cpio_modules(struct cpio *c, struct modules *m);
+int cpio_modules(struct cpio *c, struct modules *m);
+/* What open_modules() and add_module() took, freed. */
+void close_modules(struct modules *m);
 
 #endif
