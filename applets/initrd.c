@@ -599,9 +599,7 @@ static int mkcpio_main(int argc, char **argv)
 	}
 	if (!mkcpio(&job))
 		return 0;
-	if (job.err.status == EXIT_USAGE)
-		die_usage("%s", job.err.msg);
-	die("%s", job.err.msg);
+	die_err(&job.err);
 }
 
 int initrd_main(int argc, char **argv)

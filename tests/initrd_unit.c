@@ -254,7 +254,7 @@ static void test_part_uuid(void)
 static void test_cpio(void)
 {
 	char path[] = "/tmp/initrd_unit.XXXXXX", after[] = "IMAGE";
-	struct mkcpio_err err;
+	struct kit_err err;
 	struct cpio c = { .path = path, .err = &err };
 	char buf[8];
 	off_t end;
@@ -283,7 +283,7 @@ static void test_cpio(void)
  * engine neither prints nor exits. */
 static void test_cpio_errors(void)
 {
-	struct mkcpio_err err = { 0 };
+	struct kit_err err = { 0 };
 	struct cpio c = { .fd = -1, .path = "OUT", .err = &err };
 	struct stat st;
 
@@ -311,7 +311,7 @@ static void test_cpio_errors(void)
 static void test_cpio_chain(void)
 {
 	char dir[] = "/tmp/initrd_unit_ucode.XXXXXX", cmd[512], path[300];
-	struct mkcpio_err err;
+	struct kit_err err;
 	struct cpio c = { .path = path, .err = &err };
 	off_t ucode, wrapper;
 	struct stat st;

@@ -508,7 +508,7 @@ static const struct sock_rec pointers_head = { .kind = SOCK_KIND_POINTERS };
 
 /* The walk's rows, as the runner hands them on without -p. */
 static int format_row(void *ctx, const struct sockiter_row *w,
-		      struct sock_err *e)
+		      struct kit_err *e)
 {
 	(void)e;
 	return sock_fmt_row(ctx, w, NULL, NULL, 0);
@@ -529,7 +529,7 @@ static void test_info_records(void)
 			       .config.filter.families = 1 << SOCK_FAMILY_V4 };
 	const struct sock_walk_ops ops = { .row = format_row, .ctx = &it };
 	static struct sock_walk walk;
-	struct sock_err e;
+	struct kit_err e;
 	struct sock_rec full = { .kind = SOCK_KIND_FULL, .inode = 5,
 				 .state = SOCK_ST_ESTABLISHED,
 				 .src = { 0x0100007F, 0x0100007F } };
@@ -570,7 +570,7 @@ static void test_pointer_batches(void)
 			       .config.filter.families = 1 << SOCK_FAMILY_V4 };
 	const struct sock_walk_ops ops = { .row = format_row, .ctx = &it };
 	static struct sock_walk walk;
-	struct sock_err e;
+	struct kit_err e;
 	struct sock_rec a = { .kind = SOCK_KIND_FULL, .inode = 7,
 			      .state = SOCK_ST_LISTEN };
 	struct sock_rec b = { .kind = SOCK_KIND_FULL, .inode = 8,

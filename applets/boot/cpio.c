@@ -20,27 +20,11 @@
 #include "boot/initrd.h"
 #include "boot/mkcpio.h"
 
-int mkcpio_fail(struct mkcpio_err *e, int status, int errnum,
-		const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
-	va_end(ap);
-	e->status = status;
-	if (errnum && n >= 0 && (size_t)n < sizeof(e->msg))
-		snprintf(e->msg + n, sizeof(e->msg) - n, ": %s",
-			 strerror(errnum));
-	return -1;
-}
-
 /* ---- mkcpio: a newc archive ---- */
 
 static int write_error(struct cpio *c)
 {
-	return mkcpio_fail(c->err, EXIT_RUNTIME, errno, "write error on %s",
+	return kit_fail(c->err, EXIT_RUNTIME, errno, "write error on %s",
 			   c->path);
 }
 
@@ -65,7 +49,7 @@ int cpio_header(struct cpio *c, const char *name, unsigned int mode,
 	int len;
 
 	if (size > CPIO_FILE_MAX)
-		return mkcpio_fail(c->err, EXIT_RUNTIME, 0, "%s: %lu bytes is "
+		return kit_fail(c->err, EXIT_RUNTIME, 0, "%s: %lu bytes is "
 				   "more than a newc cpio can hold", name,
 				   size);
 	len = snprintf(hdr, sizeof(hdr),
@@ -84,21 +68,21 @@ int cpio_data(struct cpio *c, const char *name, unsigned int mode,
 	return cpio_write(c, data, size);
 }
 
-int open_regular(const char *path, struct stat *st, struct mkcpio_err *e)
+int open_regular(const char *path, struct stat *st, struct kit_err *e)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0 || fstat(fd, st)) {
-		mkcpio_fail(e, EXIT_RUNTIME, errno, "cannot read %s", path);
+		kit_fail(e, EXIT_RUNTIME, errno, "cannot read %s", path);
 		goto fail;
 	}
 	if (S_ISDIR(st->st_mode)) {
-		mkcpio_fail(e, EXIT_RUNTIME, 0, "%s is a directory; give the "
+		kit_fail(e, EXIT_RUNTIME, 0, "%s is a directory; give the "
 			    "RAM disk image's file", path);
 		goto fail;
 	}
 	if (!S_ISREG(st->st_mode)) {
-		mkcpio_fail(e, EXIT_RUNTIME, 0, "%s is not a regular file; "
+		kit_fail(e, EXIT_RUNTIME, 0, "%s is not a regular file; "
 			    "give the RAM disk image's file", path);
 		goto fail;
 	}
@@ -119,7 +103,7 @@ static int copy_file(struct cpio *c, int fd, const char *path, off_t left)
 		n = read(fd, buf, left < (off_t)sizeof(buf) ?
 				  (size_t)left : sizeof(buf));
 		if (n <= 0)
-			return mkcpio_fail(c->err, EXIT_RUNTIME, 0,
+			return kit_fail(c->err, EXIT_RUNTIME, 0,
 					   "%s changed while it was read",
 					   path);
 		if (write_all(c->fd, buf, n) < 0)
@@ -210,7 +194,7 @@ static void catch_partial_signals(void)
  * 0666) gives under the umask.
  */
 static int open_partial(const char *path, const struct stat *old,
-			struct mkcpio_err *e)
+			struct kit_err *e)
 {
 	mode_t mask = umask(0);
 	int fd;
@@ -219,7 +203,7 @@ static int open_partial(const char *path, const struct stat *old,
 	if (snprintf(partial, sizeof(partial), "%s.XXXXXX", path) >=
 	    (int)sizeof(partial)) {
 		partial[0] = '\0';
-		return mkcpio_fail(e, EXIT_USAGE, 0, "-o %s: path too long",
+		return kit_fail(e, EXIT_USAGE, 0, "-o %s: path too long",
 				   path);
 	}
 	catch_partial_signals();
@@ -230,15 +214,15 @@ static int open_partial(const char *path, const struct stat *old,
 		partial[0] = '\0';
 	block_partial_signals(SIG_UNBLOCK);
 	if (fd < 0)
-		return mkcpio_fail(e, EXIT_RUNTIME, errno, "cannot create %s",
+		return kit_fail(e, EXIT_RUNTIME, errno, "cannot create %s",
 				   path);
 	if (old && !geteuid() && fchown(fd, old->st_uid, old->st_gid)) {
-		mkcpio_fail(e, EXIT_RUNTIME, errno, "cannot give %s the owner "
+		kit_fail(e, EXIT_RUNTIME, errno, "cannot give %s the owner "
 			    "of %s", partial, path);
 		goto fail;
 	}
 	if (fchmod(fd, old ? old->st_mode & 07777 : 0666 & ~mask)) {
-		mkcpio_fail(e, EXIT_RUNTIME, errno, "cannot set the mode of %s",
+		kit_fail(e, EXIT_RUNTIME, errno, "cannot set the mode of %s",
 			    partial);
 		goto fail;
 	}
@@ -250,35 +234,35 @@ fail:
 }
 
 /* A new OUT, or a symlink to nothing (refused), once stat() failed. */
-static int open_new(const char *out, char **target, struct mkcpio_err *e)
+static int open_new(const char *out, char **target, struct kit_err *e)
 {
 	struct stat st;
 
 	if (errno != ENOENT)
-		return mkcpio_fail(e, EXIT_RUNTIME, errno, "cannot write %s",
+		return kit_fail(e, EXIT_RUNTIME, errno, "cannot write %s",
 				   out);
 	if (!lstat(out, &st))
-		return mkcpio_fail(e, EXIT_RUNTIME, 0, "-o %s is a symlink to "
+		return kit_fail(e, EXIT_RUNTIME, 0, "-o %s is a symlink to "
 				   "nothing; give the archive's file name",
 				   out);
 	*target = strdup(out);
 	if (!*target)
-		return mkcpio_fail(e, EXIT_RUNTIME, errno, "cannot write %s",
+		return kit_fail(e, EXIT_RUNTIME, errno, "cannot write %s",
 				   out);
 	return open_partial(out, NULL, e);
 }
 
 /* A character device or a pipe, written in place: never a terminal. */
-static int open_in_place(const char *out, struct mkcpio_err *e)
+static int open_in_place(const char *out, struct kit_err *e)
 {
 	int fd = open(out, O_WRONLY | O_CLOEXEC);
 
 	if (fd < 0)
-		return mkcpio_fail(e, EXIT_RUNTIME, errno, "cannot write %s",
+		return kit_fail(e, EXIT_RUNTIME, errno, "cannot write %s",
 				   out);
 	if (isatty(fd)) {
 		close(fd);
-		return mkcpio_fail(e, EXIT_USAGE, 0, "the cpio is binary: -o "
+		return kit_fail(e, EXIT_USAGE, 0, "the cpio is binary: -o "
 				   "%s is a terminal", out);
 	}
 	return fd;
@@ -291,34 +275,34 @@ static int open_in_place(const char *out, struct mkcpio_err *e)
  * itself.  Checked before the archive is built.
  */
 int open_output(const char *out, const char *image, char **target,
-		struct mkcpio_err *e)
+		struct kit_err *e)
 {
 	struct stat st, img;
 
 	*target = NULL;
 	if (out[strlen(out) - 1] == '/')
-		return mkcpio_fail(e, EXIT_RUNTIME, 0, "-o %s names a "
+		return kit_fail(e, EXIT_RUNTIME, 0, "-o %s names a "
 				   "directory; give the archive's file name, "
 				   "e.g. -o %sinitrd.cpio", out, out);
 	if (stat(out, &st))
 		return open_new(out, target, e);
 	if (S_ISDIR(st.st_mode))
-		return mkcpio_fail(e, EXIT_RUNTIME, 0, "-o %s is a directory; "
+		return kit_fail(e, EXIT_RUNTIME, 0, "-o %s is a directory; "
 				   "give the archive's file name, e.g. -o "
 				   "%s/initrd.cpio", out, out);
 	if (image && !stat(image, &img) && img.st_dev == st.st_dev &&
 	    img.st_ino == st.st_ino)
-		return mkcpio_fail(e, EXIT_RUNTIME, 0, "-o %s is IMAGE itself: "
+		return kit_fail(e, EXIT_RUNTIME, 0, "-o %s is IMAGE itself: "
 				   "write the archive elsewhere", out);
 	if (S_ISREG(st.st_mode)) {
 		*target = realpath(out, NULL);
 		if (!*target)
-			return mkcpio_fail(e, EXIT_RUNTIME, errno, "cannot "
+			return kit_fail(e, EXIT_RUNTIME, errno, "cannot "
 					   "resolve %s", out);
 		return open_partial(*target, &st, e);
 	}
 	if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
-		return mkcpio_fail(e, EXIT_RUNTIME, 0, "-o %s is neither a file, "
+		return kit_fail(e, EXIT_RUNTIME, 0, "-o %s is neither a file, "
 				   "a pipe nor a character device: mkcpio does "
 				   "not write over it", out);
 	return open_in_place(out, e);

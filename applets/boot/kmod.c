@@ -60,7 +60,7 @@ static char *find_module_line(char *list, const char *name, size_t *len)
 
 static int too_many(struct modules *m)
 {
-	return mkcpio_fail(m->err, EXIT_RUNTIME, 0, "more than %d modules",
+	return kit_fail(m->err, EXIT_RUNTIME, 0, "more than %d modules",
 			   MODULES_MAX);
 }
 
@@ -109,7 +109,7 @@ static int choose(struct modules *m, const char *line, size_t len,
 		return too_many(m);
 	m->chosen[m->count] = strndup(line, len);
 	if (!m->chosen[m->count])
-		return mkcpio_fail(m->err, EXIT_RUNTIME, ENOMEM, "cannot "
+		return kit_fail(m->err, EXIT_RUNTIME, ENOMEM, "cannot "
 				   "choose %.*s", (int)len, line);
 	m->soft[m->count++] = soft;
 	return 0;
@@ -142,7 +142,7 @@ static int dep_line(struct modules *m, const char *path, bool soft,
 	*line = find_module_line(m->dep, name, &len);
 	if (!*line && !soft &&
 	    !(m->builtin && find_module_line(m->builtin, name, &len)))
-		return mkcpio_fail(m->err, EXIT_RUNTIME, 0, "no module %s in "
+		return kit_fail(m->err, EXIT_RUNTIME, 0, "no module %s in "
 				   "%s/modules.dep", name, m->dir);
 	return 0;
 }
@@ -166,7 +166,7 @@ static int report_cycle(struct modules *m, char **path, int from,
 		if (at >= (int)sizeof(chain))
 			break;
 	}
-	return mkcpio_fail(m->err, EXIT_RUNTIME, 0, "%s/modules.dep has a "
+	return kit_fail(m->err, EXIT_RUNTIME, 0, "%s/modules.dep has a "
 			   "dependency cycle, %s: no order loads them; run "
 			   "depmod", m->dir, chain);
 }
@@ -324,7 +324,7 @@ static int add_aliased(struct modules *m, const char *name, bool soft)
 		module_name(word, strlen(word), mod, sizeof(mod));
 		dline = find_module_line(m->dep, mod, &len);
 		if (!dline)
-			return mkcpio_fail(m->err, EXIT_RUNTIME, 0, "%s/modules."
+			return kit_fail(m->err, EXIT_RUNTIME, 0, "%s/modules."
 					   "alias gives %s for %s, which "
 					   "modules.dep lacks; run depmod",
 					   m->dir, mod, name);
@@ -381,7 +381,7 @@ int add_module(struct modules *m, const char *word)
 	m->nvisited = 0;
 	found = add_wanted(m, word, false);
 	if (!found)
-		return mkcpio_fail(m->err, EXIT_RUNTIME, 0, "no module %s in "
+		return kit_fail(m->err, EXIT_RUNTIME, 0, "no module %s in "
 				   "%s/modules.dep, modules.alias or "
 				   "modules.builtin", word, m->dir);
 	return found < 0 ? -1 : 0;
@@ -393,7 +393,7 @@ int add_module(struct modules *m, const char *word)
  * but could not be read.
  */
 static int read_whole(const char *path, char **buf, size_t *size,
-		      struct mkcpio_err *e)
+		      struct kit_err *e)
 {
 	struct stat st;
 	int ret = 0, fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -407,7 +407,7 @@ static int read_whole(const char *path, char **buf, size_t *size,
 	if (!*buf || read(fd, *buf, st.st_size) != st.st_size) {
 		free(*buf);
 		*buf = NULL;
-		ret = mkcpio_fail(e, EXIT_RUNTIME, 0, "cannot read %s", path);
+		ret = kit_fail(e, EXIT_RUNTIME, 0, "cannot read %s", path);
 		goto out;
 	}
 	(*buf)[st.st_size] = '\0';
@@ -432,12 +432,12 @@ int open_modules(struct modules *m, const char *root, const char *kver)
 {
 	if (snprintf(m->dir, sizeof(m->dir), "%s/lib/modules/%s",
 		     strcmp(root, "/") ? root : "", kver) >= (int)sizeof(m->dir))
-		return mkcpio_fail(m->err, EXIT_USAGE, 0, "-r %s: path too "
+		return kit_fail(m->err, EXIT_USAGE, 0, "-r %s: path too "
 				   "long", root);
 	if (read_list(m, "modules.dep", &m->dep, NULL))
 		return -1;
 	if (!m->dep)
-		return mkcpio_fail(m->err, EXIT_RUNTIME, errno, "cannot read "
+		return kit_fail(m->err, EXIT_RUNTIME, errno, "cannot read "
 				   "%s/modules.dep (give -k KVER of an "
 				   "installed kernel, or -r ROOT)", m->dir);
 	if (read_list(m, "modules.builtin", &m->builtin, NULL) ||
@@ -474,11 +474,11 @@ static int cpio_module(struct cpio *c, const char *path, const char *arcname)
 	if (read_whole(path, &in, &in_size, c->err))
 		return -1;
 	if (!in)
-		return mkcpio_fail(c->err, EXIT_RUNTIME, errno, "cannot read "
+		return kit_fail(c->err, EXIT_RUNTIME, errno, "cannot read "
 				   "%s", path);
 	why = unpack_module_data(path, (unsigned char *)in, in_size, &ko);
 	if (why) {
-		mkcpio_fail(c->err, EXIT_RUNTIME, 0, "%s %s; reinstall its "
+		kit_fail(c->err, EXIT_RUNTIME, 0, "%s %s; reinstall its "
 			    "package", path, why);
 		goto out;
 	}
@@ -508,7 +508,7 @@ int cpio_modules(struct cpio *c, struct modules *m)
 		len += snprintf(list + len, sizeof(list) - len, "%s /%s%s\n",
 				name, arcname, m->soft[i] ? " soft" : "");
 		if (len >= sizeof(list))
-			return mkcpio_fail(c->err, EXIT_RUNTIME, 0, "too many "
+			return kit_fail(c->err, EXIT_RUNTIME, 0, "too many "
 					   "modules for the list");
 	}
 	return cpio_data(c, LIST_PATH + 1, S_IFREG | 0644, list, len);

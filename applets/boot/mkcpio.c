@@ -18,7 +18,7 @@
 /* The filesystem in IMAGE, found as the kernel finds it, inside its
  * compression too (rdload -i's engine); NULL with *e. */
 static const char *image_fs(const struct mkcpio_job *job,
-			    struct mkcpio_err *e)
+			    struct kit_err *e)
 {
 	char *volumes[] = { (char *)job->image };
 	struct rd_job rd = { .volumes = volumes, .count = 1,
@@ -30,13 +30,13 @@ static const char *image_fs(const struct mkcpio_job *job,
 		return NULL;
 	close(fd);
 	if (rd_identify(&rd)) {
-		mkcpio_fail(e, EXIT_RUNTIME, 0, "%s: %s; give -s START if it "
+		kit_fail(e, EXIT_RUNTIME, 0, "%s: %s; give -s START if it "
 			    "starts at a later block (as ramdisk_start= "
 			    "will)", job->image, rd.error);
 		return NULL;
 	}
 	if (!rd.fs)
-		mkcpio_fail(e, EXIT_RUNTIME, 0, "%s: the kernel would find no "
+		kit_fail(e, EXIT_RUNTIME, 0, "%s: the kernel would find no "
 			    "filesystem in it; name its module with -m",
 			    job->image);
 	return rd.fs;
@@ -76,7 +76,7 @@ static int write_archive(struct cpio *c, struct modules *m,
 
 int mkcpio(struct mkcpio_job *job)
 {
-	struct mkcpio_err *e = &job->err;
+	struct kit_err *e = &job->err;
 	struct modules m = { .err = e };
 	struct cpio c = { .fd = STDOUT_FILENO, .path = "stdout", .err = e };
 	char *target = NULL;
@@ -90,7 +90,7 @@ int mkcpio(struct mkcpio_job *job)
 		if (c.fd < 0)
 			goto out;
 	} else if (isatty(STDOUT_FILENO)) {
-		mkcpio_fail(e, EXIT_USAGE, 0, "the cpio is binary: give -o OUT "
+		kit_fail(e, EXIT_USAGE, 0, "the cpio is binary: give -o OUT "
 			    "or redirect stdout");
 		goto out;
 	}

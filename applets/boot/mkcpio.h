@@ -6,7 +6,7 @@
  * dependencies), kmodunpack.c (a module file unpacked), cpio.c (the
  * archive and its output file).  Nothing here prints or exits: each
  * failing function returns -1 (or NULL) with its error in a struct
- * mkcpio_err, and the applet dies with it.
+ * kit_err (core/kit.h), and the applet dies with it.
  */
 #ifndef MKCPIO_H
 #define MKCPIO_H
@@ -16,10 +16,7 @@
 #include <stddef.h>
 #include <sys/stat.h>
 
-struct mkcpio_err {
-	int status;		/* EXIT_USAGE or EXIT_RUNTIME */
-	char msg[1024];		/* one line, without the applet's name */
-};
+#include "core/kit.h"
 
 /* mkcpio.c */
 struct mkcpio_job {
@@ -29,7 +26,7 @@ struct mkcpio_job {
 	const char *out;		/* -o OUT; NULL: stdout */
 	const char *image;		/* IMAGE, or NULL */
 	unsigned long start;		/* IMAGE's first block (-s) */
-	struct mkcpio_err err;
+	struct kit_err err;
 };
 
 /*
@@ -40,11 +37,6 @@ struct mkcpio_job {
 int mkcpio(struct mkcpio_job *job);
 
 /* cpio.c */
-/* *e set to status and the message, ": strerror(errnum)" appended
- * unless errnum is 0; returns -1. */
-int mkcpio_fail(struct mkcpio_err *e, int status, int errnum,
-		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
 #define CPIO_FILE_MAX	0xffffffffUL	/* c_filesize: 8 hex digits */
 
 struct cpio {
@@ -52,7 +44,7 @@ struct cpio {
 	const char *path;
 	unsigned long ino;
 	unsigned long long offset;
-	struct mkcpio_err *err;	/* where its errors go */
+	struct kit_err *err;	/* where its errors go */
 };
 
 /* Each returns 0, or -1 with *c->err. */
@@ -64,14 +56,14 @@ int cpio_data(struct cpio *c, const char *name, unsigned int mode,
 int cpio_file(struct cpio *c, const char *name, const char *path);
 /* A file mkcpio copies (/init, IMAGE), open, and never a directory: its
  * fd, or -1 with *e. */
-int open_regular(const char *path, struct stat *st, struct mkcpio_err *e);
+int open_regular(const char *path, struct stat *st, struct kit_err *e);
 /*
  * OUT opened for writing: a regular OUT, or a new one, as OUT.XXXXXX in
  * its directory (*target: OUT, renamed over at close_output(); the
  * caller frees it).  The fd, or -1 with *e and no partial file.
  */
 int open_output(const char *out, const char *image, char **target,
-		struct mkcpio_err *e);
+		struct kit_err *e);
 /* 0, or -1 with *c->err and the partial file gone. */
 int close_output(struct cpio *c, const char *target);
 /* OUT left unfinished: closed, and its partial file gone. */
@@ -108,7 +100,7 @@ struct modules {
 	 * mod->visited), and those known to need no module in a cycle. */
 	char *visited[MODULES_MAX], *acyclic[MODULES_MAX];
 	int nvisited, nacyclic;
-	struct mkcpio_err *err;	/* where its errors go */
+	struct kit_err *err;	/* where its errors go */
 };
 
 /* A module's name from its path (len bytes): "-" as "_", no suffix. */

@@ -4,6 +4,7 @@
 #define KIT_H
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -12,6 +13,19 @@
 /* Exit codes, the same for every applet. */
 #define EXIT_RUNTIME	1	/* the kernel, a file or the input said no */
 #define EXIT_USAGE	2	/* the command line is wrong */
+
+/*
+ * An engine's error: engines return -1 with it filled, the applet dies
+ * with its status and message (die_err()).
+ */
+struct kit_err {
+	int status;		/* EXIT_USAGE or EXIT_RUNTIME */
+	char msg[PATH_MAX + 256];	/* one line, without the applet's name */
+};
+/* *e set to status and the message, ": strerror(errnum)" appended
+ * unless errnum is 0; returns -1. */
+int kit_fail(struct kit_err *e, int status, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
 #define EXIT_NOAPPLET	127	/* no such applet, as a shell says */
 
 struct applet {
@@ -46,6 +60,8 @@ void die_errno(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 void die_usage(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
+/* An engine's error said, exit with its status. */
+void die_err(const struct kit_err *e) __attribute__((noreturn));
 
 /* usage, then the exit-status line every applet shares, on stdout. */
 void print_usage(const char *usage);

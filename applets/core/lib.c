@@ -72,6 +72,28 @@ void die_usage(const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
+void die_err(const struct kit_err *e)
+{
+	if (e->status == EXIT_USAGE)
+		die_usage("%s", e->msg);
+	die("%s", e->msg);
+}
+
+int kit_fail(struct kit_err *e, int status, int errnum, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(e->msg, sizeof(e->msg), fmt, ap);
+	va_end(ap);
+	e->status = status;
+	if (errnum && n >= 0 && (size_t)n < sizeof(e->msg))
+		snprintf(e->msg + n, sizeof(e->msg) - n, ": %s",
+			 strerror(errnum));
+	return -1;
+}
+
 void print_usage(const char *usage)
 {
 	fputs(usage, stdout);

@@ -33,7 +33,7 @@
 #define NO_DIAG	"the kernel has no inet_diag for %s (modprobe %s_diag)"
 
 static struct sock_kill_stats stats;
-static struct sock_err diag_err;
+static struct kit_err diag_err;
 
 static int diag_fd = -1;
 static __u32 diag_seq;
@@ -41,7 +41,7 @@ static __u32 diag_seq;
 /* what went wrong, with errno's reason, in diag_err */
 static int diag_broken(const char *what)
 {
-	sock_fail_errno(&diag_err, "%s", what);
+	kit_fail(&diag_err, EXIT_RUNTIME, errno, "%s", what);
 	return DIAG_BROKEN;
 }
 
@@ -246,7 +246,7 @@ static int diag_cookie(const struct sockiter_proto *proto,
 	if (err)
 		return err;
 	if (dumped_oom) {
-		sock_fail(&diag_err, EXIT_RUNTIME, "out of memory");
+		kit_fail(&diag_err, EXIT_RUNTIME, 0, "out of memory");
 		return DIAG_BROKEN;
 	}
 	dump_key = key;
@@ -304,12 +304,12 @@ static const char *kill_reason(const struct sockiter_proto *proto,
 	return strerror(-err);
 }
 
-int sock_kill_check(const struct sockiter_proto *proto, struct sock_err *e)
+int sock_kill_check(const struct sockiter_proto *proto, struct kit_err *e)
 {
 	int err;
 
 	if (!sock_has_cap(CAP_NET_ADMIN))
-		return sock_fail(e, EXIT_RUNTIME, "kill needs "
+		return kit_fail(e, EXIT_RUNTIME, 0, "kill needs "
 				 SOCK_KILL_PRIVILEGES " to "
 				 "close sockets through inet_diag (kernels "
 				 "before 6.5)");
@@ -319,21 +319,21 @@ int sock_kill_check(const struct sockiter_proto *proto, struct sock_err *e)
 		return -1;
 	}
 	if (err == -EOPNOTSUPP)
-		return sock_fail(e, EXIT_RUNTIME, "kill needs Linux 6.5 (the "
+		return kit_fail(e, EXIT_RUNTIME, 0, "kill needs Linux 6.5 (the "
 				 "bpf_sock_destroy kfunc) or a kernel built "
 				 "with CONFIG_INET_DIAG_DESTROY: this one has "
 				 "neither");
 	if (err == KILL_NO_DIAG)
-		return sock_fail(e, EXIT_RUNTIME, "kill: " NO_DIAG, proto->name,
+		return kit_fail(e, EXIT_RUNTIME, 0, "kill: " NO_DIAG, proto->name,
 				 proto->name);
 	if (err)
-		return sock_fail(e, EXIT_RUNTIME, "kill: cannot close sockets "
+		return kit_fail(e, EXIT_RUNTIME, 0, "kill: cannot close sockets "
 				 "through inet_diag: %s", strerror(-err));
 	return 0;
 }
 
 int sock_kill_row(const struct sockiter *it, const struct sockiter_row *w,
-		  const char **reason, struct sock_err *e)
+		  const char **reason, struct kit_err *e)
 {
 	int err = 0;
 

@@ -17,7 +17,7 @@
 
 /* kill without the kfunc: 0 when inet_diag can close PROTO's sockets and
  * we may ask it to, else -1 with *e saying why. */
-int sock_kill_check(const struct sockiter_proto *proto, struct sock_err *e);
+int sock_kill_check(const struct sockiter_proto *proto, struct kit_err *e);
 
 enum sock_kill_result {
 	SOCK_KILL_CLOSED,	/* closed (-n: would be): list it */
@@ -29,7 +29,7 @@ enum sock_kill_result {
  * enum sock_kill_result (*reason set for SOCK_KILL_REFUSED), or -1 with
  * *e set when inet_diag cannot be asked. */
 int sock_kill_row(const struct sockiter *it, const struct sockiter_row *w,
-		  const char **reason, struct sock_err *e);
+		  const char **reason, struct kit_err *e);
 
 /* What the rows handed to sock_kill_row() came to, so far. */
 struct sock_kill_stats {

@@ -138,13 +138,13 @@ bool sock_has_cap(int cap)
 	return data[CAP_TO_INDEX(cap)].effective & CAP_TO_MASK(cap);
 }
 
-int sock_prepare(struct sockiter *it, bool *hz_guessed, struct sock_err *e)
+int sock_prepare(struct sockiter *it, bool *hz_guessed, struct kit_err *e)
 {
 	if (!sock_has_cap(CAP_SYS_ADMIN) &&
 	    !(sock_has_cap(CAP_BPF) && sock_has_cap(CAP_PERFMON)))
-		return sock_fail(e, EXIT_RUNTIME, NEED_PRIVILEGES);
+		return kit_fail(e, EXIT_RUNTIME, 0, NEED_PRIVILEGES);
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
-		return sock_fail(e, EXIT_RUNTIME, "kernel has no BTF at "
+		return kit_fail(e, EXIT_RUNTIME, 0, "kernel has no BTF at "
 				 "/sys/kernel/btf/vmlinux: use a kernel built "
 				 "with CONFIG_DEBUG_INFO_BTF=y");
 	it->config.hz = config_hz();
@@ -185,29 +185,29 @@ int sock_load_prog(const struct sockiter *it,
 }
 
 int sock_attach(const struct sockiter *it, const struct sockiter_prog *prog,
-		struct sock_err *e)
+		struct kit_err *e)
 {
 	int link = bpf_link_create(prog->fd, 0, BPF_TRACE_ITER, NULL);
 
 	if (link < 0)
-		return sock_fail_errno(e, "cannot attach the BPF %s iterator",
+		return kit_fail(e, EXIT_RUNTIME, errno, "cannot attach the BPF %s iterator",
 				       it->proto->name);
 	return link;
 }
 
 int sock_load(const struct sockiter *it, const struct sockiter_loader *loader,
-	      struct sockiter_prog *prog, struct sock_err *e)
+	      struct sockiter_prog *prog, struct kit_err *e)
 {
 	const char *name = it->proto->name;
 	int err = sock_load_prog(it, loader, prog);
 
 	if (err && !iterator_exists(it->proto->iter_func))
-		return sock_fail(e, EXIT_RUNTIME, "kernel has no BPF %s "
+		return kit_fail(e, EXIT_RUNTIME, 0, "kernel has no BPF %s "
 				 "iterator (needs Linux 5.9 or later)", name);
 	if (err == -EPERM)
-		return sock_fail(e, EXIT_RUNTIME, NEED_PRIVILEGES);
+		return kit_fail(e, EXIT_RUNTIME, 0, NEED_PRIVILEGES);
 	if (err)
-		return sock_fail(e, EXIT_RUNTIME, "cannot load the BPF %s "
+		return kit_fail(e, EXIT_RUNTIME, 0, "cannot load the BPF %s "
 				 "iterator: %s%s", name, strerror(-err),
 				 it->verbose ? "" : " (-v tells why)");
 	return sock_attach(it, prog, e);
@@ -224,7 +224,7 @@ static bool on_bpffs(const char *path)
 	       st.f_type == (__typeof__(st.f_type))BPF_FS_MAGIC;
 }
 
-int sock_pin(const struct sockiter *it, int link, struct sock_err *e)
+int sock_pin(const struct sockiter *it, int link, struct kit_err *e)
 {
 	const char *path = it->pin_path;
 	char dir[PATH_MAX];
@@ -232,30 +232,30 @@ int sock_pin(const struct sockiter *it, int link, struct sock_err *e)
 
 	if (!on_bpffs("/sys/fs/bpf") &&
 	    mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL))
-		return sock_fail_errno(e, "cannot mount bpffs at /sys/fs/bpf");
+		return kit_fail(e, EXIT_RUNTIME, errno, "cannot mount bpffs at /sys/fs/bpf");
 	if (!stat(path, &st) && S_ISDIR(st.st_mode))
-		return sock_fail(e, EXIT_RUNTIME, "%s is a directory: pin "
+		return kit_fail(e, EXIT_RUNTIME, 0, "%s is a directory: pin "
 				 "takes the path of a new file in it, e.g. "
 				 "%s/%s",
 				 path, path, it->proto->name);
 	snprintf(dir, sizeof(dir), "%s", path);
 	if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode))
-		return sock_fail(e, EXIT_RUNTIME, "no directory %s for %s: "
+		return kit_fail(e, EXIT_RUNTIME, 0, "no directory %s for %s: "
 				 "create it (mkdir -p %s)", dir, path, dir);
 	if (!on_bpffs(dir))
-		return sock_fail(e, EXIT_RUNTIME, "%s is not on a bpffs (mount "
+		return kit_fail(e, EXIT_RUNTIME, 0, "%s is not on a bpffs (mount "
 				 "-t bpf bpf DIR, or use /sys/fs/bpf)", path);
 	if (!access(path, F_OK))
-		return sock_fail(e, EXIT_RUNTIME, "%s exists: remove it first "
+		return kit_fail(e, EXIT_RUNTIME, 0, "%s exists: remove it first "
 				 "(rm %s)", path, path);
 	if (bpf_obj_pin(link, path))
-		return sock_fail_errno(e, "cannot pin at %s", path);
+		return kit_fail(e, EXIT_RUNTIME, errno, "cannot pin at %s", path);
 	return 0;
 }
 
 /* ---- reading ---- */
 
-long sock_iter_read(int fd, void *buf, size_t len, struct sock_err *e)
+long sock_iter_read(int fd, void *buf, size_t len, struct kit_err *e)
 {
 	ssize_t got;
 
@@ -263,6 +263,6 @@ long sock_iter_read(int fd, void *buf, size_t len, struct sock_err *e)
 		got = read(fd, buf, len);
 	while (got < 0 && (errno == EINTR || errno == EAGAIN));
 	if (got < 0)
-		return sock_fail_errno(e, "reading the iterator");
+		return kit_fail(e, EXIT_RUNTIME, errno, "reading the iterator");
 	return got;
 }

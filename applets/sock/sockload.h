@@ -114,24 +114,24 @@ bool sock_has_cap(int cap);
 /* What every load needs first: the privileges, the kernel's BTF, and
  * it->config's knowledge of the kernel (HZ, /proc/net/udp's header).
  * *hz_guessed: HZ is SOCK_FALLBACK_HZ, for want of the kernel's. */
-int sock_prepare(struct sockiter *it, bool *hz_guessed, struct sock_err *e);
+int sock_prepare(struct sockiter *it, bool *hz_guessed, struct kit_err *e);
 /* The program loaded (by libbpf first with -v): 0 or a negative errno. */
 int sock_load_prog(const struct sockiter *it,
 		   const struct sockiter_loader *loader,
 		   struct sockiter_prog *prog);
 /* The program loaded and attached: the iterator's link, or -1. */
 int sock_load(const struct sockiter *it, const struct sockiter_loader *loader,
-	      struct sockiter_prog *prog, struct sock_err *e);
+	      struct sockiter_prog *prog, struct kit_err *e);
 /* prog attached as an iterator: its link, or -1. */
 int sock_attach(const struct sockiter *it, const struct sockiter_prog *prog,
-		struct sock_err *e);
+		struct kit_err *e);
 /* link pinned at it->pin_path, on a bpffs (mounted if need be). */
-int sock_pin(const struct sockiter *it, int link, struct sock_err *e);
+int sock_pin(const struct sockiter *it, int link, struct kit_err *e);
 
 /* read() of an iterator: EINTR, and EAGAIN (a million sockets filtered
  * out in one read), retried.  The bytes read, 0 at the end, or -1 with
  * *e set. */
-long sock_iter_read(int fd, void *buf, size_t len, struct sock_err *e);
+long sock_iter_read(int fd, void *buf, size_t len, struct kit_err *e);
 
 /* HZ from one sample of jiffies and the monotonic clock; 0 when none of
  * the candidates fits clearly. */

@@ -36,12 +36,12 @@ static const char *netns_error(int err)
 	return err == EINVAL ? "not a network namespace" : strerror(err);
 }
 
-static int enter_netns(int fd, const char *what, struct sock_err *e)
+static int enter_netns(int fd, const char *what, struct kit_err *e)
 {
 	int err = setns(fd, CLONE_NEWNET);
 
 	if (err)
-		sock_fail_errno(e, "cannot enter network namespace %s", what);
+		kit_fail(e, EXIT_RUNTIME, errno, "cannot enter network namespace %s", what);
 	close(fd);
 	return err ? -1 : 0;
 }
@@ -54,10 +54,10 @@ static bool all_digits(const char *s)
 /* path = format with -N's spec in it; cut short, it could name another
  * namespace's file. */
 static int spec_path(char *path, size_t size, const char *format,
-		     const char *spec, struct sock_err *e)
+		     const char *spec, struct kit_err *e)
 {
 	if (snprintf(path, size, format, spec) >= (int)size)
-		return sock_fail(e, EXIT_USAGE, "-N takes a name or path "
+		return kit_fail(e, EXIT_USAGE, 0, "-N takes a name or path "
 				 "shorter than %zu bytes, got %zu", size,
 				 strlen(spec));
 	return 0;
@@ -70,7 +70,7 @@ static int spec_path(char *path, size_t size, const char *format,
  * refused.
  */
 static int netns_path(const char *spec, char *path, size_t size,
-		      struct sock_err *e)
+		      struct kit_err *e)
 {
 	char proc[32];
 	struct stat st;
@@ -80,7 +80,7 @@ static int netns_path(const char *spec, char *path, size_t size,
 		return spec_path(path, size, "%s", spec, e);
 	if (!strncmp(spec, "pid:", 4)) {
 		if (!all_digits(spec + 4))
-			return sock_fail(e, EXIT_USAGE, "-N pid:PID takes a "
+			return kit_fail(e, EXIT_USAGE, 0, "-N pid:PID takes a "
 					 "process number, got '%s'", spec);
 		return spec_path(path, size, "/proc/%s/ns/net", spec + 4, e);
 	}
@@ -91,7 +91,7 @@ static int netns_path(const char *spec, char *path, size_t size,
 	named = !lstat(path, &st);
 	snprintf(proc, sizeof(proc), "/proc/%.20s", spec);
 	if (named && !stat(proc, &st))
-		return sock_fail(e, EXIT_USAGE, "-N %s is both /run/netns/%s "
+		return kit_fail(e, EXIT_USAGE, 0, "-N %s is both /run/netns/%s "
 				 "and process %s: say -N /run/netns/%s or -N "
 				 "pid:%s", spec, spec, spec, spec, spec);
 	if (!named)
@@ -99,7 +99,7 @@ static int netns_path(const char *spec, char *path, size_t size,
 	return 0;
 }
 
-int sock_enter_named_netns(const char *spec, struct sock_err *e)
+int sock_enter_named_netns(const char *spec, struct kit_err *e)
 {
 	char path[PATH_MAX];
 	int fd;
@@ -108,13 +108,13 @@ int sock_enter_named_netns(const char *spec, struct sock_err *e)
 		return -1;
 	fd = open_netns(path);
 	if (fd < 0)
-		return sock_fail(e, EXIT_RUNTIME, "unknown network namespace "
+		return kit_fail(e, EXIT_RUNTIME, 0, "unknown network namespace "
 				 "%s (%s: %s)", spec, path, netns_error(errno));
 	return enter_netns(fd, spec, e);
 }
 
 static int add_netns(struct sock_netns_list *l, const char *path,
-		     const char *label, struct sock_err *e)
+		     const char *label, struct kit_err *e)
 {
 	struct sock_netns *ns;
 	struct stat st;
@@ -127,7 +127,7 @@ static int add_netns(struct sock_netns_list *l, const char *path,
 			return 0;
 	ns = sock_grow(l->ns, &l->cap, l->n + 1, sizeof(*l->ns));
 	if (!ns)
-		return sock_fail(e, EXIT_RUNTIME, "out of memory");
+		return kit_fail(e, EXIT_RUNTIME, 0, "out of memory");
 	l->ns = ns;
 	ns += l->n++;
 	ns->dev = st.st_dev;
@@ -139,7 +139,7 @@ static int add_netns(struct sock_netns_list *l, const char *path,
 }
 
 static int add_netns_dir(struct sock_netns_list *l, const char *dir,
-			 bool pids, struct sock_err *e)
+			 bool pids, struct kit_err *e)
 {
 	char path[64 + 256], label[64 + 256];
 	struct dirent *d;
@@ -170,7 +170,7 @@ static int by_inode(const void *x, const void *y)
 	return a->ino < b->ino ? -1 : a->ino > b->ino;
 }
 
-int sock_list_netns(struct sock_netns_list *l, struct sock_err *e)
+int sock_list_netns(struct sock_netns_list *l, struct kit_err *e)
 {
 	if (add_netns_dir(l, "/run/netns", false, e) ||
 	    add_netns_dir(l, "/proc", true, e))
@@ -180,7 +180,7 @@ int sock_list_netns(struct sock_netns_list *l, struct sock_err *e)
 }
 
 int sock_enter_listed_netns(const struct sock_netns *ns, const char **why,
-			    struct sock_err *e)
+			    struct kit_err *e)
 {
 	int fd = open_netns(ns->path);
 
@@ -190,7 +190,7 @@ int sock_enter_listed_netns(const struct sock_netns *ns, const char **why,
 		return 1;
 	}
 	if (fd < 0)
-		return sock_fail_errno(e, "cannot open network namespace %s",
+		return kit_fail(e, EXIT_RUNTIME, errno, "cannot open network namespace %s",
 				       ns->path);
 	return enter_netns(fd, ns->label, e);
 }

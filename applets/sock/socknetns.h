@@ -10,7 +10,7 @@
 
 /* -N SPEC entered: a path as it is; pid:PID the process's; a name in
  * /run/netns (an all-digit SPEC: the process when no such name). */
-int sock_enter_named_netns(const char *spec, struct sock_err *e);
+int sock_enter_named_netns(const char *spec, struct kit_err *e);
 
 /* A network namespace found for --all-netns. */
 struct sock_netns {
@@ -27,12 +27,12 @@ struct sock_netns_list {
 
 /* Every network namespace of /run/netns and /proc/PID/ns/net, each once,
  * by inode number (free l->ns after). */
-int sock_list_netns(struct sock_netns_list *l, struct sock_err *e);
+int sock_list_netns(struct sock_netns_list *l, struct kit_err *e);
 /*
  * ns entered: 0; 1 when it is gone meanwhile (a stale entry of
  * /run/netns, a process that exited), *why saying how; -1 on an error.
  */
 int sock_enter_listed_netns(const struct sock_netns *ns, const char **why,
-			    struct sock_err *e);
+			    struct kit_err *e);
 
 #endif

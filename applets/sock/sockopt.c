@@ -90,12 +90,12 @@ int sock_parse_prefix(const char *s, __u32 net[4], __u32 mask[4])
 }
 
 static int parse_port(const char *opt, const char *s, __s32 *port,
-		      struct sock_err *e)
+		      struct kit_err *e)
 {
 	unsigned long v;
 
 	if (parse_ulong(s, 10, 0, 65535, &v))
-		return sock_fail(e, EXIT_USAGE, "%s takes a port number "
+		return kit_fail(e, EXIT_USAGE, 0, "%s takes a port number "
 				 "0-65535, got '%s'", opt, s);
 	*port = v;
 	return 0;
@@ -115,26 +115,26 @@ static const struct option long_opts[] = {
 
 /* *v6: whether the prefix was written in IPv6. */
 static int prefix_option(const char *opt, const char *arg, __u32 net[4],
-			 __u32 mask[4], bool *v6, struct sock_err *e)
+			 __u32 mask[4], bool *v6, struct kit_err *e)
 {
 	int family = sock_parse_prefix(arg, net, mask);
 
 	if (family < 0)
-		return sock_fail(e, EXIT_USAGE, "%s takes ADDR[/LEN], got '%s'",
+		return kit_fail(e, EXIT_USAGE, 0, "%s takes ADDR[/LEN], got '%s'",
 				 opt, arg);
 	*v6 = family == 6;
 	return 0;
 }
 
 static int parse_filter(struct sockiter_filter *f, int opt, const char *arg,
-			struct sock_err *e)
+			struct kit_err *e)
 {
 	unsigned long uid;
 
 	switch (opt) {
 	case 's':
 		if (sock_parse_state(arg, &f->states))
-			return sock_fail(e, EXIT_USAGE, "unknown state '%s' "
+			return kit_fail(e, EXIT_USAGE, 0, "unknown state '%s' "
 					 "(try established, listen, time-wait, "
 					 "..., connected, all)", arg);
 		return 0;
@@ -150,7 +150,7 @@ static int parse_filter(struct sockiter_filter *f, int opt, const char *arg,
 				     &f->dst_v6, e);
 	case 'u':
 		if (parse_ulong(arg, 10, 0, 0xffffffffUL, &uid))
-			return sock_fail(e, EXIT_USAGE, "--uid takes a number, "
+			return kit_fail(e, EXIT_USAGE, 0, "--uid takes a number, "
 					 "got '%s'", arg);
 		f->uid = uid;
 		return 0;
@@ -159,17 +159,17 @@ static int parse_filter(struct sockiter_filter *f, int opt, const char *arg,
 }
 
 static int check_pin_args(struct sockiter *it, int argc, char **argv,
-			  struct sock_err *e)
+			  struct kit_err *e)
 {
 	if (optind != argc - 1)
-		return sock_fail(e, EXIT_USAGE, "pin takes one PATH");
+		return kit_fail(e, EXIT_USAGE, 0, "pin takes one PATH");
 	it->pin_path = argv[optind];
 	if (it->output != SOCK_OUT_PROC || it->no_header || it->netns ||
 	    it->all_netns)
-		return sock_fail(e, EXIT_USAGE, "pin takes only -4/-6, filters "
+		return kit_fail(e, EXIT_USAGE, 0, "pin takes only -4/-6, filters "
 				 "and PATH");
 	if (it->config.filter.families == 3)
-		return sock_fail(e, EXIT_USAGE, "pin makes one /proc table: "
+		return kit_fail(e, EXIT_USAGE, 0, "pin makes one /proc table: "
 				 "add -4 (/proc/net/%s) or -6 (/proc/net/%s6)",
 				 it->proto->name, it->proto->name);
 	it->config.mode = SOCK_MODE_TEXT;
@@ -179,11 +179,11 @@ static int check_pin_args(struct sockiter *it, int argc, char **argv,
 /* -p and -i add to a row: only -t's and -j's have room, not /proc's. */
 static int check_row_option(const struct sockiter *it, bool pin,
 			    const char *opt, const char *what,
-			    struct sock_err *e)
+			    struct kit_err *e)
 {
 	if (pin || (it->output != SOCK_OUT_TABLE &&
 		    it->output != SOCK_OUT_JSON))
-		return sock_fail(e, EXIT_USAGE, "%s goes with -t or -j: "
+		return kit_fail(e, EXIT_USAGE, 0, "%s goes with -t or -j: "
 				 "/proc's table has no column for %s", opt,
 				 what);
 	return 0;
@@ -210,16 +210,16 @@ static bool has_filter(const struct sockiter *it)
 }
 
 /* kill [-n] [--all] FILTER...: -t's rows of the sockets closed */
-static int check_kill_args(struct sockiter *it, bool all, struct sock_err *e)
+static int check_kill_args(struct sockiter *it, bool all, struct kit_err *e)
 {
 	if (it->output != SOCK_OUT_PROC && it->output != SOCK_OUT_TABLE)
-		return sock_fail(e, EXIT_USAGE, "kill lists the sockets it "
+		return kit_fail(e, EXIT_USAGE, 0, "kill lists the sockets it "
 				 "closes as -t does: no -j or -c");
 	if (it->all_netns)
-		return sock_fail(e, EXIT_USAGE, "kill works in one network "
+		return kit_fail(e, EXIT_USAGE, 0, "kill works in one network "
 				 "namespace: choose it with -N NETNS");
 	if (!all && !has_filter(it))
-		return sock_fail(e, EXIT_USAGE, "kill with no filter closes "
+		return kit_fail(e, EXIT_USAGE, 0, "kill with no filter closes "
 				 "every %s socket: add filters, or --all if "
 				 "that is what you mean", it->proto->name);
 	it->output = SOCK_OUT_TABLE;
@@ -228,17 +228,17 @@ static int check_kill_args(struct sockiter *it, bool all, struct sock_err *e)
 }
 
 /* -i: TCP's, and a form with room for it */
-static int check_info(struct sockiter *it, bool pin, struct sock_err *e)
+static int check_info(struct sockiter *it, bool pin, struct kit_err *e)
 {
 	if (!it->proto->tcp_tail)
-		return sock_fail(e, EXIT_USAGE, "-i shows TCP's internals: UDP "
+		return kit_fail(e, EXIT_USAGE, 0, "-i shows TCP's internals: UDP "
 				 "sockets have none (tcpiter -i)");
 	return check_row_option(it, pin, "-i", "TCP's internals", e);
 }
 
 /* The options' flags, set in *it; the filters in f. */
 static int parse_options(struct sockiter *it, int argc, char **argv,
-			 bool *all, int *families, struct sock_err *e)
+			 bool *all, int *families, struct kit_err *e)
 {
 	int opt;
 
@@ -297,13 +297,13 @@ static int parse_options(struct sockiter *it, int argc, char **argv,
 
 /* What the options ask of each other. */
 static int check_options(struct sockiter *it, bool pin, bool all,
-			 struct sock_err *e)
+			 struct kit_err *e)
 {
 	if (it->netns && !*it->netns)
-		return sock_fail(e, EXIT_USAGE, "-N takes a network namespace: "
+		return kit_fail(e, EXIT_USAGE, 0, "-N takes a network namespace: "
 				 "a name in /run/netns, a path or pid:PID");
 	if ((it->dry_run || all) && !it->kill)
-		return sock_fail(e, EXIT_USAGE, "%s goes with kill",
+		return kit_fail(e, EXIT_USAGE, 0, "%s goes with kill",
 				 it->dry_run ? "-n" : "--all");
 	if (it->kill && check_kill_args(it, all, e))
 		return -1;
@@ -315,7 +315,7 @@ static int check_options(struct sockiter *it, bool pin, bool all,
 }
 
 int sock_opt_parse(struct sockiter *it, const struct sockiter_proto *proto,
-		   int argc, char **argv, struct sock_err *e)
+		   int argc, char **argv, struct kit_err *e)
 {
 	struct sockiter_filter *f = &it->config.filter;
 	bool pin = argc > 1 && !strcmp(argv[1], "pin");
@@ -337,7 +337,7 @@ int sock_opt_parse(struct sockiter *it, const struct sockiter_proto *proto,
 	if (pin && check_pin_args(it, argc, argv, e))
 		return -1;
 	if (!pin && optind < argc)
-		return sock_fail(e, EXIT_USAGE, "unexpected argument '%s'",
+		return kit_fail(e, EXIT_USAGE, 0, "unexpected argument '%s'",
 				 argv[optind]);
 	if (it->output == SOCK_OUT_COUNT)
 		it->config.mode = SOCK_MODE_COUNT;

@@ -54,7 +54,7 @@ extern const struct sock_state_names sock_states[SOCK_TCP_STATES];
 /* Parses the command line into *it: 0, or -1 with *e set (usage errors,
  * EXIT_USAGE). */
 int sock_opt_parse(struct sockiter *it, const struct sockiter_proto *proto,
-		   int argc, char **argv, struct sock_err *e);
+		   int argc, char **argv, struct kit_err *e);
 
 /* -s NAME's states or'ed into *states: 0, or -1 for an unknown name. */
 int sock_parse_state(const char *name, __u32 *states);

@@ -24,7 +24,7 @@ static size_t nowners;
 
 /* The program's fd, from the light skeleton, else through libbpf; or
  * -1. */
-static int load_owners(bool verbose, struct sock_err *e)
+static int load_owners(bool verbose, struct kit_err *e)
 {
 	struct sockowner_light *light = verbose ? NULL : sockowner_light__open();
 	struct sockowner *skel;
@@ -36,10 +36,10 @@ static int load_owners(bool verbose, struct sock_err *e)
 	}
 	skel = sockowner__open();
 	if (!skel)
-		return sock_fail_errno(e, "cannot open the BPF task_file "
+		return kit_fail(e, EXIT_RUNTIME, errno, "cannot open the BPF task_file "
 				       "iterator for -p");
 	if (sockowner__load(skel))
-		return sock_fail(e, EXIT_RUNTIME, "cannot load the BPF "
+		return kit_fail(e, EXIT_RUNTIME, 0, "cannot load the BPF "
 				 "task_file iterator for -p (Linux 5.8 or "
 				 "later)%s", verbose ? "" : " (-v tells why)");
 	return bpf_program__fd(skel->progs.sock_owners);
@@ -58,7 +58,7 @@ static int by_inode(const void *x, const void *y)
 }
 
 /* Every record of the iterator's at fd, in *buf: their bytes, or -1. */
-static long read_all(int fd, char **buf, struct sock_err *e)
+static long read_all(int fd, char **buf, struct kit_err *e)
 {
 	size_t cap = 0, have = 0;
 	char *more;
@@ -69,7 +69,7 @@ static long read_all(int fd, char **buf, struct sock_err *e)
 			cap = cap ? 2 * cap : 1 << 20;
 			more = realloc(*buf, cap);
 			if (!more)
-				return sock_fail(e, EXIT_RUNTIME, "out of memory "
+				return kit_fail(e, EXIT_RUNTIME, 0, "out of memory "
 						 "for -p's owners");
 			*buf = more;
 		}
@@ -91,7 +91,7 @@ static void take_owners(char *buf, size_t len)
 			owners[nowners++] = owners[i];
 }
 
-int sock_read_owners(bool verbose, struct sock_err *e)
+int sock_read_owners(bool verbose, struct kit_err *e)
 {
 	int prog = load_owners(verbose, e), link, fd;
 	char *buf = NULL;
@@ -101,11 +101,11 @@ int sock_read_owners(bool verbose, struct sock_err *e)
 		return -1;
 	link = bpf_link_create(prog, 0, BPF_TRACE_ITER, NULL);
 	if (link < 0)
-		return sock_fail_errno(e, "cannot attach the BPF task_file "
+		return kit_fail(e, EXIT_RUNTIME, errno, "cannot attach the BPF task_file "
 				       "iterator for -p");
 	fd = bpf_iter_create(link);
 	if (fd < 0) {
-		sock_fail_errno(e, "cannot read the BPF task_file iterator "
+		kit_fail(e, EXIT_RUNTIME, errno, "cannot read the BPF task_file iterator "
 				"for -p");
 		close(link);
 		return -1;

@@ -12,7 +12,7 @@
 
 /* Every task's sockets read once: 0 or -1.  verbose: loaded by libbpf,
  * whose messages say why it fails. */
-int sock_read_owners(bool verbose, struct sock_err *e);
+int sock_read_owners(bool verbose, struct kit_err *e);
 /* The owners of the socket with that inode, n of them, the last process
  * and fd first (as ss lists them). */
 const struct sock_owner_rec *sock_owners_of(__u64 inode, size_t *n);

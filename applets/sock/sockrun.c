@@ -22,13 +22,6 @@
 #include "sock/sockrun.h"
 #include "sock/sockwalk.h"
 
-static void __attribute__((noreturn)) die_err(const struct sock_err *e)
-{
-	if (e->status == EXIT_USAGE)
-		die_usage("%s", e->msg);
-	die("%s", e->msg);
-}
-
 static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
@@ -39,7 +32,7 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		    int argc, char **argv)
 {
-	struct sock_err e;
+	struct kit_err e;
 
 	if (sock_opt_parse(it, proto, argc, argv, &e))
 		die_err(&e);
@@ -49,7 +42,7 @@ void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
 /* What every load needs first. */
 static void prepare(struct sockiter *it)
 {
-	struct sock_err e;
+	struct kit_err e;
 	bool hz_guessed;
 
 	if (sock_prepare(it, &hz_guessed, &e))
@@ -63,7 +56,7 @@ static void prepare(struct sockiter *it)
 static int load(const struct sockiter *it, const struct sockiter_loader *loader,
 		struct sockiter_prog *prog)
 {
-	struct sock_err e;
+	struct kit_err e;
 	int link = sock_load(it, loader, prog, &e);
 
 	if (link < 0)
@@ -73,7 +66,7 @@ static int load(const struct sockiter *it, const struct sockiter_loader *loader,
 
 static void read_owners(const struct sockiter *it)
 {
-	struct sock_err e;
+	struct kit_err e;
 
 	if (it->owners && sock_read_owners(it->verbose, &e))
 		die_err(&e);
@@ -81,7 +74,7 @@ static void read_owners(const struct sockiter *it)
 
 static void enter_named_netns(const struct sockiter *it)
 {
-	struct sock_err e;
+	struct kit_err e;
 
 	if (it->netns && sock_enter_named_netns(it->netns, &e))
 		die_err(&e);
@@ -102,7 +95,7 @@ struct dump {
 
 /* kill: w's socket closed, or why not said: 1 to list it, 0 not, -1. */
 static int kill_row(const struct sockiter *it, const struct sockiter_row *w,
-		    struct sock_err *e)
+		    struct kit_err *e)
 {
 	char row[SOCK_BRIEF_MAX];
 	const char *reason;
@@ -121,7 +114,7 @@ static int kill_row(const struct sockiter *it, const struct sockiter_row *w,
 }
 
 static int print_row(void *ctx, const struct sockiter_row *w,
-		     struct sock_err *e)
+		     struct kit_err *e)
 {
 	const struct dump *dump = ctx;
 	const struct sockiter *it = dump->it;
@@ -137,11 +130,11 @@ static int print_row(void *ctx, const struct sockiter_row *w,
 	if (it->owners)
 		owners = sock_owners_of(w->r.inode, &n_owners);
 	if (sock_fmt_row(it, w, dump->netns, owners, n_owners))
-		return sock_fail_errno(e, "write error");
+		return kit_fail(e, EXIT_RUNTIME, errno, "write error");
 	return 0;
 }
 
-static int print_v6_header(void *ctx, struct sock_err *e)
+static int print_v6_header(void *ctx, struct kit_err *e)
 {
 	const struct dump *dump = ctx;
 
@@ -169,7 +162,7 @@ static long dump(const struct sockiter *it, int link,
 	const struct sock_walk_ops ops = {
 		.row = print_row, .v4_done = print_v6_header, .ctx = &dump,
 	};
-	struct sock_err e;
+	struct kit_err e;
 	long reads;
 
 	flush_out();
@@ -192,7 +185,7 @@ static void dump_all_netns(const struct sockiter *it, int link,
 			   const struct sockiter_prog *prog)
 {
 	struct sock_netns_list l = { 0 };
-	struct sock_err e;
+	struct kit_err e;
 	const char *why;
 	size_t i;
 	int gone;
@@ -283,7 +276,7 @@ static int kill_sockets(struct sockiter *it,
 	bool force_inet_diag = env && *env;
 	bool by_kfunc = false;
 	struct sockiter_prog prog;
-	struct sock_err e;
+	struct kit_err e;
 	int link;
 
 	prepare(it);
@@ -309,7 +302,7 @@ int sockiter_run(struct sockiter *it, const struct sockiter_loader *loader,
 		 const struct sockiter_loader *kill_loader)
 {
 	struct sockiter_prog prog;
-	struct sock_err e;
+	struct kit_err e;
 	int link;
 
 	if (it->kill)

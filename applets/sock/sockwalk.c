@@ -21,7 +21,7 @@
 /* The walk ended by an error, in walk->e. */
 static void fail(struct sock_walk *walk, const char *msg)
 {
-	sock_fail(walk->e, EXIT_RUNTIME, "%s", msg);
+	kit_fail(walk->e, EXIT_RUNTIME, 0, "%s", msg);
 	walk->failed = true;
 }
 
@@ -349,7 +349,7 @@ static void take_chunks(struct sock_walk *walk, struct reader *rd)
 	}
 	if (rd->err) {
 		errno = rd->err;
-		sock_fail_errno(walk->e, "reading the iterator");
+		kit_fail(walk->e, EXIT_RUNTIME, errno, "reading the iterator");
 		walk->failed = true;
 	} else if (have || walk->waiting) {
 		fail(walk, CUT_SHORT);
@@ -368,7 +368,7 @@ static void read_walk(struct sock_walk *walk, int link)
 		.read_size = walk->it->config.want_kill ? KILL_READ : READ_CHUNK,
 	};
 	if (rd.fd < 0) {
-		sock_fail_errno(walk->e, "cannot start the iterator");
+		kit_fail(walk->e, EXIT_RUNTIME, errno, "cannot start the iterator");
 		walk->failed = true;
 		return;
 	}
@@ -382,7 +382,7 @@ static void read_walk(struct sock_walk *walk, int link)
 	err = pthread_create(&thread, NULL, read_chunks, &rd);
 	if (err) {
 		errno = err;
-		sock_fail_errno(walk->e, "cannot start a thread");
+		kit_fail(walk->e, EXIT_RUNTIME, errno, "cannot start a thread");
 		walk->failed = true;
 		close(rd.fd);
 		return;
@@ -456,7 +456,7 @@ static void hand_on_all_held(struct sock_walk *walk)
 }
 
 void sock_walk_init(struct sock_walk *walk, const struct sockiter *it,
-		    const struct sock_walk_ops *ops, struct sock_err *e)
+		    const struct sock_walk_ops *ops, struct kit_err *e)
 {
 	const struct sockiter_filter *f = &it->config.filter;
 	int first = f->families & (1 << SOCK_FAMILY_V4) ? SOCK_FAMILY_V4 :
@@ -470,7 +470,7 @@ void sock_walk_init(struct sock_walk *walk, const struct sockiter *it,
 }
 
 long sock_walk(const struct sockiter *it, int link,
-	       const struct sock_walk_ops *ops, struct sock_err *e)
+	       const struct sock_walk_ops *ops, struct kit_err *e)
 {
 	static struct sock_walk walk;
 

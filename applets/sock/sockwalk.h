@@ -29,9 +29,9 @@ struct sockiter_row {
  * which ends the walk. */
 struct sock_walk_ops {
 	int (*row)(void *ctx, const struct sockiter_row *w,
-		   struct sock_err *e);
+		   struct kit_err *e);
 	/* after the IPv4 rows, before the IPv6 ones (NULL: nothing) */
-	int (*v4_done)(void *ctx, struct sock_err *e);
+	int (*v4_done)(void *ctx, struct kit_err *e);
 	void *ctx;
 };
 
@@ -49,7 +49,7 @@ struct sock_walk_ops {
 struct sock_walk {
 	const struct sockiter *it;
 	const struct sock_walk_ops *ops;
-	struct sock_err *e;
+	struct kit_err *e;
 	bool failed;			/* an error in *e ends the walk */
 	int stream_family;		/* -1: none */
 	bool ended;			/* the end of the walk (or of the
@@ -71,11 +71,11 @@ struct sock_walk {
 /* One walk of the current network namespace through the iterator's link,
  * every row handed to ops: the read()s that brought rows, or -1. */
 long sock_walk(const struct sockiter *it, int link,
-	       const struct sock_walk_ops *ops, struct sock_err *e);
+	       const struct sock_walk_ops *ops, struct kit_err *e);
 
 /* A walk's start, without the iterator (sock_walk() does it). */
 void sock_walk_init(struct sock_walk *walk, const struct sockiter *it,
-		    const struct sock_walk_ops *ops, struct sock_err *e);
+		    const struct sock_walk_ops *ops, struct kit_err *e);
 /*
  * Takes the records at the start of buf[0..len): each handed on or
  * held, or kept until its pointer comes.  Returns the bytes used (a
