@@ -451,7 +451,9 @@ fi
 # dracut's boots: systemd's emergency shell, behind sulogin.
 gen=dracut shell_banner="Press Enter for maintenance"
 normal_boot
-panic_boot "root=/dev/vdz rd.timeout=5 rd.retry=5"
+# rd.timeout counts from systemd's start: under TCG 5 s could run out
+# before dracut-pre-trigger.service showed the wait (amber).
+panic_boot "root=/dev/vdz rd.timeout=30 rd.retry=5"
 expect "$gen panic: dracut gives up on the root and opens its shell" 0 1 \
 	grep -c -m1 "^Entering emergency mode. Exit the shell to continue." \
 	"$tmp/$gen/panic.console"
