@@ -11,6 +11,7 @@
 
 #include "core/kit.h"
 #include "led/led.h"
+#include "led/ledset.h"
 #include "led/ledstage.h"
 
 static const char usage[] =
@@ -65,41 +66,6 @@ KIT_APPLET(mcled, "multicolor LEDs: list, get, set color and brightness",
 #define CHOICES_SHOWN	4	/* names in the "choose one" message */
 
 
-
-enum action { ACT_NONE, ACT_STEADY, ACT_BLINK, ACT_PATTERN, ACT_HEARTBEAT };
-
-/* Each action: mcled's word, the trigger it sets, its arguments. */
-static const struct action_def {
-	const char *word, *trigger;
-	int nargs;
-} actions[] = {
-	[ACT_STEADY] = { "steady", "none", 0 },
-	[ACT_BLINK] = { "blink", "timer", 2 },
-	[ACT_PATTERN] = { "pattern", "pattern", 1 },
-	[ACT_HEARTBEAT] = { "heartbeat", "heartbeat", 0 },
-};
-
-
-/* One argument of set: COLOR=V, or a value in order (color NULL). */
-struct color_value {
-	char *color;
-	long value;
-};
-
-struct request {
-	struct color_value *values;
-	int nvalues, npositional;
-	const char *rgb_arg;		/* #RRGGBB as given, or NULL */
-	unsigned char rgb[3];
-	bool has_brightness, percent;
-	long brightness;
-	enum action action;
-	unsigned long delay_on, delay_off;
-	const char *pattern;		/* as given */
-	long repeat;
-};
-
-static const char *const rgb_names[3] = { "red", "green", "blue" };
 
 /*
  * The multicolor LEDs that pattern (NULL: all) names, sorted by name.  An
@@ -159,20 +125,6 @@ static void need_choice(const struct led *leds, int n, const char *pattern)
 	}
 	die_usage("%d multicolor LEDs; choose one with -l NAME (%s%s)", n,
 		  names, n > CHOICES_SHOWN ? ", ..." : "");
-}
-
-/* "green blue red", for messages. */
-static const char *color_list(const struct led *led)
-{
-	static char list[MAX_COLORS * COLOR_LEN];
-	int i;
-
-	*list = '\0';
-	for (i = 0; i < led->ncolors; i++) {
-		strcat(list, i ? " " : "");
-		strcat(list, led->color[i]);
-	}
-	return list;
 }
 
 static void print_numbers(const long *value, int n)
@@ -494,209 +446,20 @@ static void parse_request(struct request *req, const char *bright_arg,
 			  "not both");
 }
 
-/*
- * Channel i gets value, or set refuses: before 7.2 the kernel stores a
- * value above max_brightness unchecked, from 7.2 it clamps one above the
- * channel's maximum in silence (multi_intensity_store()).
- */
-static void set_channel(struct led *led, int i, long value)
-{
-	if (value > led->max_intensity[i] && led->has_max_intensity)
-		die_usage("%s: %s=%ld is above its maximum %ld "
-			  "(multi_max_intensity)", led->name, led->color[i],
-			  value, led->max_intensity[i]);
-	if (value > led->max_intensity[i])
-		die_usage("%s: %s=%ld is above max_brightness %ld",
-			  led->name, led->color[i], value,
-			  led->max_brightness);
-	led->new_intensity[i] = value;
-}
-
-/*
- * Every channel of that color gets component scaled to its maximum
- * (component NULL: value itself); false when the LED has none.
- */
-static bool set_color(struct led *led, const char *color, long value,
-		      const unsigned char *component)
-{
-	bool found = false;
-	int i;
-
-	for (i = 0; i < led->ncolors; i++) {
-		if (strcmp(led->color[i], color))
-			continue;
-		set_channel(led, i, component ?
-			    scale_component(*component, led->max_intensity[i]) :
-			    value);
-		found = true;
-	}
-	return found;
-}
-
-static void plan_rgb(struct led *led, const struct request *req)
-{
-	int i;
-
-	memset(led->new_intensity, 0, sizeof(led->new_intensity));
-	for (i = 0; i < 3; i++)
-		if (!set_color(led, rgb_names[i], 0, &req->rgb[i]) &&
-		    req->rgb[i])
-			die_usage("%s has no %s for %s; its colors: %s",
-				  led->name, rgb_names[i], req->rgb_arg,
-				  color_list(led));
-}
-
-/* What set writes to this LED; refuses (and exits) before any write. */
-static void plan_led(struct led *led, const struct request *req)
-{
-	const struct color_value *cv;
-	int i;
-
-	if (req->npositional && req->npositional != led->ncolors)
-		die_usage("%s: multi_intensity takes %d values (%s), got %d",
-			  led->name, led->ncolors, color_list(led),
-			  req->npositional);
-	memcpy(led->new_intensity, led->intensity, sizeof(led->intensity));
-	if (req->rgb_arg)
-		plan_rgb(led, req);
-	for (i = 0; i < req->nvalues; i++) {
-		cv = &req->values[i];
-		if (!cv->color)
-			set_channel(led, i, cv->value);
-		else if (!set_color(led, cv->color, cv->value, NULL))
-			die_usage("%s has no %s; its colors: %s", led->name,
-				  cv->color, color_list(led));
-	}
-	led->new_brightness = -1;
-	if (!req->has_brightness)
-		return;
-	led->new_brightness = ledtext_level_of(req->brightness, req->percent,
-					       led->max_brightness);
-	if (led->new_brightness > led->max_brightness)
-		die_usage("%s: brightness %ld is above max_brightness %ld",
-			  led->name, led->new_brightness, led->max_brightness);
-}
-
-/*
- * What the action writes: its trigger and settings, and the brightness
- * after them.  Removing a trigger turns the LED off (led_trigger_set()),
- * and a brightness written under software blink becomes the blink's
- * (led_set_brightness(): LED_BLINK_BRIGHTNESS_CHANGE); the blink's, the
- * heartbeat's and steady's brightness is -b, else the LED's own when it is
- * steady and lit, else max_brightness (steady from steady: left alone).
- */
-static void plan_action(struct led *led, const struct request *req)
-{
-	const char *trigger = actions[req->action].trigger;
-	struct trig *t = led->new_trig;
-	char why[LED_WHY_SIZE];
-	bool lit;
-	int has = read_trig(led, led->trig, trigger, why);
-
-	if (has < 0)
-		die("%s", why);
-	if (!has)
-		die("%s has no trigger file: this kernel has no LED triggers "
-		    "(CONFIG_LEDS_TRIGGERS)", led->name);
-	lit = !strcmp(led->trig->name, "none") && led->brightness;
-	trig_named(t, trigger);
-	if (req->action == ACT_BLINK) {
-		snprintf(t->text[0], sizeof(t->text[0]), "%lu", req->delay_on);
-		snprintf(t->text[1], sizeof(t->text[1]), "%lu", req->delay_off);
-	} else if (req->action == ACT_PATTERN) {
-		if (ledtext_pattern(req->pattern, led->max_brightness,
-				    t->text[0], sizeof(t->text[0]), why,
-				    sizeof(why)))
-			die_usage("%s: %s", led->name, why);
-		t->text[0][strlen(t->text[0]) - 1] = '\0';
-		snprintf(t->text[1], sizeof(t->text[1]), "%ld", req->repeat);
-	} else if (req->action == ACT_HEARTBEAT) {
-		strcpy(t->text[0], "0");
-	}
-	if (req->action == ACT_PATTERN || led->new_brightness >= 0)
-		return;
-	if (req->action == ACT_STEADY)
-		led->new_brightness = strcmp(led->trig->name, "none") ?
-				      led->max_brightness : -1;
-	else
-		led->new_brightness = lit ? led->brightness :
-				      led->max_brightness;
-}
-
-/*
- * The kernel refused a write to leds[failed] after taking `taken` of its
- * writes (a LED whose sysfs a flash driver holds refuses brightness):
- * the LEDs before it, and what it took, get their old state back, so
- * that a set changes all of its LEDs or none.  Then exits with why.
- */
-static void put_back(const struct led *leds, int failed, int taken,
-		     bool intensities, const char *why)
-{
-	char again[LED_WHY_SIZE];
-	long brightness;
-	int i, n;
-
-	for (i = 0; i <= failed; i++) {
-		const struct trig *trig = leds[i].trig;
-
-		/* A restored trigger drives the brightness again. */
-		brightness = leds[i].new_brightness >= 0 &&
-			     (!trig || !strcmp(trig->name, "none")) ?
-			     leds[i].brightness : -1;
-		if (i == failed && !taken)
-			break;
-		if (i == failed && !trig)	/* it took the intensities only */
-			brightness = -1;
-		if (write_state(&leds[i], intensities ? leds[i].intensity :
-				NULL, trig, brightness, &n, again))
-			die("%s; putting %s back failed too: %s", why,
-			    leds[i].name, again);
-	}
-	if (failed || taken)
-		die("%s; the LEDs are as they were before", why);
-	die("%s", why);
-}
-
-/*
- * Every LED is checked before the first write, so a refusal changes
- * nothing; a write the kernel refuses all the same is undone.
- */
+/* Every LED is planned and checked before the first write (led_set()). */
 static int set(const char *pattern, const char *bright_arg,
 	       const char *repeat_arg, int argc, char **argv)
 {
 	struct request req = { 0 };
-	int i, n, taken;
-	char why[LED_WHY_SIZE];
+	struct kit_err e;
 	struct led *leds;
-	bool intensities;
+	int n;
 
 	parse_request(&req, bright_arg, repeat_arg, argc, argv);
-	intensities = req.nvalues || req.rgb_arg;
 	leds = select_leds(pattern, &n);
 	need_choice(leds, n, pattern);
-	for (i = 0; i < n; i++) {
-		plan_led(&leds[i], &req);
-		if (!req.action)
-			continue;
-		leds[i].trig = calloc(2, sizeof(struct trig));
-		if (!leds[i].trig)
-			die("out of memory");
-		leds[i].new_trig = leds[i].trig + 1;
-		plan_action(&leds[i], &req);
-	}
-	for (i = 0; i < n; i++)
-		if ((intensities &&
-		     check_writable(&leds[i], "multi_intensity", why)) ||
-		    (req.action && check_writable(&leds[i], "trigger", why)) ||
-		    (leds[i].new_brightness >= 0 &&
-		     check_writable(&leds[i], "brightness", why)))
-			die("%s", why);
-	for (i = 0; i < n; i++)
-		if (write_state(&leds[i], intensities ?
-				leds[i].new_intensity : NULL,
-				leds[i].new_trig, leds[i].new_brightness,
-				&taken, why))
-			put_back(leds, i, taken, intensities, why);
+	if (led_set(leds, n, &req, &e))
+		die_err(&e);
 	return 0;
 }
 

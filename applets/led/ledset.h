@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mcled set's engine (ledset.c): what a request writes to each LED,
+ * checked on every LED before the first write, written, and undone when
+ * the kernel refuses a write all the same.
+ */
+#ifndef LEDSET_H
+#define LEDSET_H
+
+#include "core/kit.h"
+#include "led/led.h"
+
+enum action { ACT_NONE, ACT_STEADY, ACT_BLINK, ACT_PATTERN, ACT_HEARTBEAT };
+
+/* Each action: mcled's word, the trigger it sets, its arguments. */
+struct action_def {
+	const char *word, *trigger;
+	int nargs;
+};
+extern const struct action_def actions[];
+
+/* One argument of set: COLOR=V, or a value in order (color NULL). */
+struct color_value {
+	char *color;
+	long value;
+};
+
+struct request {
+	struct color_value *values;
+	int nvalues, npositional;
+	const char *rgb_arg;		/* #RRGGBB as given, or NULL */
+	unsigned char rgb[3];
+	bool has_brightness, percent;
+	long brightness;
+	enum action action;
+	unsigned long delay_on, delay_off;
+	const char *pattern;		/* as given */
+	long repeat;
+};
+
+/* "green blue red", for messages; the text lasts until the next call. */
+const char *color_list(const struct led *led);
+
+/*
+ * req written to the n LEDs: all of them or none.  0, or -1 with e (a
+ * usage error for a request a LED cannot take, before any write).
+ */
+int led_set(struct led *leds, int n, const struct request *req,
+	    struct kit_err *e);
+
+#endif
