@@ -16,6 +16,8 @@ demo() {
 	status=$?
 	grep -E '^(PASS|FAIL|SKIP): ' "$tmp/out"
 	for step in "kit mcled get shows the kernel's" \
+		"stage waiting: steady amber" "stage mounted: steady green" \
+		"stage failed: fast red" \
 		"tcpiter --sport 8080 shows the rows of /proc/net" \
 		"udpiter --sport 67 shows the rows of /proc/net" \
 		"the files read back from /dev/ram0 are the image's"; do

@@ -1,10 +1,11 @@
-# modules: led-class-multicolor brd ext4 crc32c_generic
+# modules: led-class-multicolor ledtrig-pattern ledtrig-timer brd ext4 crc32c_generic
 # make run's demo (tests/vm/run-demo), run in the VM: kit at work on a
 # real kernel.  mcled drives a virtual multicolor LED made by
 # kernel/vled.c, whose readback shows what LED hardware would be sent;
-# tcpiter and udpiter show the sockets of a small web server and of a
-# DHCP server; rdload loads a gzip'd ext2 RAM disk (tests/vm/demo.host
-# made it) into /dev/ram0, which is then mounted.  Each command is shown
+# mcled stage shows the boot-status LED's stages; tcpiter and udpiter
+# show the sockets of a small web server and of a DHCP server; rdload
+# loads a gzip'd ext2 RAM disk (tests/vm/demo.host made it) into
+# /dev/ram0, which is then mounted.  Each command is shown
 # before its output, and each step is checked against the kernel.
 # crc32c_generic: ext4, which mounts ext2, wants it, and no module
 # depends on it.
@@ -70,6 +71,36 @@ demo_led() {
 	done
 }
 
+# sent_is LIST: the components the LED's hardware was last sent are
+# "COLOR VALUE" for each pair of LIST.
+sent_is() {
+	got=$(cat "$sent")
+	while [ $# -gt 1 ]; do
+		echo "$got" | grep -q "$1 $2\( \|$\)" || return 1
+		shift 2
+	done
+}
+
+demo_stages() {
+	say "2. The boot-status LED: what kit's initramfs-tools and dracut" \
+		"scripts show at each boot stage, on the only multicolor LED" \
+		"(mcled stage; README, \"The boot-status LED\")"
+	show kit mcled stage started
+	check "stage started: a blue pulse (ledtrig-pattern)" \
+		grep -q '\[pattern\]' "$sysled/trigger"
+	show kit mcled stage waiting
+	show cat "$sent"
+	check "stage waiting: steady amber" \
+		sent_is red 255 green 191 blue 0
+	show kit mcled stage mounted
+	show cat "$sent"
+	check "stage mounted: steady green" sent_is red 0 green 255 blue 0
+	show kit mcled stage failed
+	show kit mcled get
+	check "stage failed: fast red (a pattern: 100 ms on, 100 ms off)" \
+		[ "$(cat "$sysled/pattern")" = "255 100 255 0 0 100 0 0" ]
+}
+
 # proc_rows PORT FILE...: the sockets whose local port is PORT, in
 # /proc/net's format (the port in hex): address, peer, state and inode
 # (the timer fields tick between two reads).
@@ -105,7 +136,7 @@ same_as_proc() {
 }
 
 demo_sockets() {
-	say "2. tcpiter and udpiter: the sockets of a web server and of a DHCP" \
+	say "3. tcpiter and udpiter: the sockets of a web server and of a DHCP" \
 		"server, through the kernel's BPF socket iterators, filtered there"
 	mkdir -p /tmp/www
 	echo "kit demo" >/tmp/www/index.html
@@ -144,7 +175,7 @@ demo_sockets() {
 }
 
 demo_ramdisk() {
-	say "3. rdload: an old-style RAM disk, an ext2 filesystem compressed" \
+	say "4. rdload: an old-style RAM disk, an ext2 filesystem compressed" \
 		"with gzip, loaded into /dev/ram0 (brd) and mounted"
 	show ls -l "$disk/rescue.img.gz"
 	show kit rdload -i "$disk/rescue.img.gz"
@@ -166,6 +197,7 @@ demo_ramdisk() {
 echo
 echo "kit on Linux $(uname -r), in a VM with no LED hardware."
 demo_led
+demo_stages
 demo_sockets
 demo_ramdisk
 echo
