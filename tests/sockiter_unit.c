@@ -66,26 +66,35 @@ static int prefix_is(const char *s, int family, const char *net_hex,
 
 static void test_prefixes(void)
 {
+	static const struct {
+		const char *name, *spec;
+		int family;
+		const char *net, *mask;
+	} cases[] = {
+		{ "IPv4 address: ::ffff:a.b.c.d/128, family 4", "127.0.0.1", 4,
+		  "00000000000000000000ffff7f000001",
+		  "ffffffffffffffffffffffffffffffff" },
+		{ "IPv4 prefix /8: masked, mask /104", "10.1.2.3/8", 4,
+		  "00000000000000000000ffff0a000000",
+		  "ffffffffffffffffffffffffff000000" },
+		{ "IPv4 /0 still demands an IPv4(-mapped) address", "0.0.0.0/0",
+		  4, "00000000000000000000ffff00000000",
+		  "ffffffffffffffffffffffff00000000" },
+		{ "IPv6 prefix /10, family 6", "fe80::1/10", 6,
+		  "fe800000000000000000000000000000",
+		  "ffc00000000000000000000000000000" },
+		{ "IPv6 ::1", "::1", 6, "00000000000000000000000000000001",
+		  "ffffffffffffffffffffffffffffffff" },
+		{ "IPv6 /0 matches any IPv6 address", "::/0", 6,
+		  "00000000000000000000000000000000",
+		  "00000000000000000000000000000000" },
+	};
 	__u32 net[4], mask[4];
+	size_t i;
 
-	check("IPv4 address: ::ffff:a.b.c.d/128, family 4",
-	      prefix_is("127.0.0.1", 4, "00000000000000000000ffff7f000001",
-			"ffffffffffffffffffffffffffffffff"));
-	check("IPv4 prefix /8: masked, mask /104",
-	      prefix_is("10.1.2.3/8", 4, "00000000000000000000ffff0a000000",
-			"ffffffffffffffffffffffffff000000"));
-	check("IPv4 /0 still demands an IPv4(-mapped) address",
-	      prefix_is("0.0.0.0/0", 4, "00000000000000000000ffff00000000",
-			"ffffffffffffffffffffffff00000000"));
-	check("IPv6 prefix /10, family 6",
-	      prefix_is("fe80::1/10", 6, "fe800000000000000000000000000000",
-			"ffc00000000000000000000000000000"));
-	check("IPv6 ::1",
-	      prefix_is("::1", 6, "00000000000000000000000000000001",
-			"ffffffffffffffffffffffffffffffff"));
-	check("IPv6 /0 matches any IPv6 address",
-	      prefix_is("::/0", 6, "00000000000000000000000000000000",
-			"00000000000000000000000000000000"));
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		check(cases[i].name, prefix_is(cases[i].spec, cases[i].family,
+					       cases[i].net, cases[i].mask));
 	check("refused: /33 on IPv4, /129 on IPv6, empty or signed length, "
 	      "junk",
 	      sock_parse_prefix("10.0.0.0/33", net, mask) < 0 &&

@@ -529,3 +529,14 @@ require() {
 		exit 1
 	fi
 }
+
+# What tcpiter.t and udpiter.t check the same way, after their own.
+check_both_protocols() {
+	EMPTY=1 check --sport 1
+	check_netns
+	check_pin
+	check_kill
+	check_kill_inet_diag
+	check_errors
+	check_churn
+}

@@ -51,10 +51,4 @@ check -j -s syn-recv
 check -c -s connected --src ::1
 check -t --dst 127.0.0.1
 check_listen_queues
-EMPTY=1 check --sport 1
-check_netns
-check_pin
-check_kill
-check_kill_inet_diag
-check_errors
-check_churn
+check_both_protocols

@@ -34,10 +34,4 @@ check -t --sport 5006
 check -j -s established
 check -c --src ::1
 check -4 -c
-EMPTY=1 check --sport 1
-check_netns
-check_pin
-check_kill
-check_kill_inet_diag
-check_errors
-check_churn
+check_both_protocols
