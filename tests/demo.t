@@ -34,6 +34,14 @@ demo() {
 	fi
 }
 demo 6.1
+for step in "the kernel alone cannot boot the old image" \
+	"kit as /init boots the old image"; do
+	if grep -q "^PASS: \[7.3\] demo: $step" "$tmp/out"; then
+		pass "make run: 7.3: $step"
+	else
+		fail "make run: 7.3: $step" "$(tail -20 "$tmp/out")"
+	fi
+done
 KIT=$KIT_ARM64 DEMO_ARCH=arm64 demo arm64/6.1 arm64
 
 # A step that fails: the same demo with a kit built without tcpiter.  Its
