@@ -347,6 +347,26 @@ normal_boot() {
 		"green 255" sh -c 'tail -1 "$1" | cut -d" " -f1,2' sh "$tmp/$gen/normal.looks"
 }
 
+# off_boot: kit.led=off: the LED is there (vled loaded) and nothing was
+# written to it.
+off_boot() {
+	boot off "root=/dev/vda kit.led=off"
+	reached off
+	expect "$gen kit.led=off: vled's LED is there, its log empty" 0 \
+		"kit-gen: colors multicolor:status green blue red" \
+		grep '^kit-gen: \(colors\|log\) ' "$tmp/$gen/off.console"
+}
+
+# nolled_boot: no multicolor LED (vled not loaded): the boot is as
+# without kit: into the root, and not a word from kit on the console.
+nolled_boot() {
+	boot nolled "root=/dev/vda modprobe.blacklist=vled"
+	reached nolled
+	expect "$gen no multicolor LED: not a word from kit or mcled on the console" 0 "" \
+		sh -c 'grep -v "^kit-gen: " "$1" | grep -i -w -E "mcled|kit" || :' \
+		sh "$tmp/$gen/nolled.console"
+}
+
 # panic_boot KERNEL_ARGS: a root that is not there: amber while the
 # initramfs waits for it, then the panic stage's fast red, 100 ms on,
 # 100 ms off, and a rescue shell with kit's applets on PATH, typed into
@@ -388,12 +408,7 @@ expect "$gen panic: initramfs-tools gives up on the root and opens its shell" 0 
 	"ALERT!  /dev/vdz does not exist.  Dropping to a shell!" \
 	grep -m1 -o 'ALERT!  /dev/vdz does not exist.  Dropping to a shell!' "$tmp/$gen/panic.console"
 
-# kit.led=off: the LED is there (vled loaded) and nothing was written to it.
-boot off "root=/dev/vda kit.led=off"
-reached off
-expect "$gen kit.led=off: vled's LED is there, its log empty" 0 \
-	"kit-gen: colors multicolor:status green blue red" \
-	grep '^kit-gen: \(colors\|log\) ' "$tmp/$gen/off.console"
+off_boot
 
 # kit.led=NAME among two LEDs: that one shows the stages, the other is
 # left alone.  vled takes its LEDs from the command line (vled.led=).
@@ -405,12 +420,7 @@ expect "$gen kit.led=two: LED two shows the stages" 0 "blue red+green green" \
 	stages <"$tmp/$gen/two.looks"
 expect "$gen kit.led=two: LED one is left alone" 0 "" cat "$tmp/$gen/one.looks"
 
-# No multicolor LED (vled not loaded): the boot is as without kit: into
-# the root, and not a word from kit on the console.
-boot nolled "root=/dev/vda modprobe.blacklist=vled"
-reached nolled
-expect "$gen no multicolor LED: not a word from kit or mcled on the console" 1 "" \
-	sh -c 'grep -v "^kit-gen: " "$1" | grep -i -E "mcled|kit"' sh "$tmp/$gen/nolled.console"
+nolled_boot
 
 # --- dracut ----------------------------------------------------------
 # dracut --add kit in the root that has dracut (and systemd in its
@@ -457,3 +467,5 @@ panic_boot "root=/dev/vdz rd.timeout=30 rd.retry=5"
 expect "$gen panic: dracut gives up on the root and opens its shell" 0 1 \
 	grep -c -m1 "^Entering emergency mode. Exit the shell to continue." \
 	"$tmp/$gen/panic.console"
+off_boot
+nolled_boot
