@@ -56,11 +56,12 @@ VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 # kit's own flags; CFLAGS, CPPFLAGS and LDFLAGS (the user's, or
 # dpkg-buildflags') add to them.
 # Built for size, but for the code a benchmark sets a speed target on:
-# the socket walk and its rows' formatting (with the core's JSON quoting
-# and writes), and the RAM-disk engine.
+# the socket walk, the runner's per-row callbacks and the rows'
+# formatting (with the core's JSON quoting and writes), and the RAM-disk
+# engine.
 KIT_OPT := -Os
 $(O)/sock/sockload.o $(O)/sock/sockwalk.o $(O)/sock/sockfmt.o \
-	$(O)/core/lib.o: KIT_OPT := -O2
+	$(O)/sock/sockrun.o $(O)/core/lib.o: KIT_OPT := -O2
 $(O)/rd/%.o: KIT_OPT := -O2
 KIT_CFLAGS = $(KIT_OPT) -std=gnu11 -Wall -Wextra -ffunction-sections -fdata-sections \
 	      -Iapplets -I$(O) -DKIT_VERSION='"$(VERSION)"'
