@@ -64,7 +64,7 @@ $(O)/sock/sockload.o $(O)/sock/sockwalk.o $(O)/sock/sockfmt.o \
 	$(O)/sock/sockrun.o $(O)/core/lib.o: KIT_OPT := -O2
 $(O)/rd/%.o: KIT_OPT := -O2
 KIT_CFLAGS = $(KIT_OPT) -std=gnu11 -Wall -Wextra -ffunction-sections -fdata-sections \
-	      -Iapplets -I$(O) -DKIT_VERSION='"$(VERSION)"'
+	      -Iapplets -I$(O)
 KIT_LDFLAGS := -static -s -Wl,--gc-sections
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ibpf -I$(O)
 
@@ -117,7 +117,7 @@ endif
 
 .DELETE_ON_ERROR:
 .PHONY: all deps check test unit install uninstall modules modules_clean \
-	run vm-shell vmtest bench clean help kit-arm64 kit-arm
+	run vm-shell vmtest bench clean help kit-arm64 kit-arm FORCE
 
 all: $(KIT)
 
@@ -130,6 +130,14 @@ $(O)/%.o: applets/%.c applets/core/kit.h | $(O)/build-deps
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(KIT_CFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+# kit --version: the commit the binary was built from.  Written again
+# only when that changes, so a new commit rebuilds kit.o and no more.
+$(O)/core/kit.o: $(O)/version.h
+$(O)/version.h: FORCE | $(O)
+	$(Q)echo '#define KIT_VERSION "$(VERSION)"' >$@.tmp; \
+	cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+FORCE:
 
 # A file that says the build's needs were met for this CC.
 $(O)/build-deps: | $(O)

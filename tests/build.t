@@ -29,6 +29,23 @@ else
 		"$(tail -5 "$tmp/os.log")"
 fi
 
+# --version names the commit the binary was built from: a kit built
+# before a commit once went on naming the older one.  A new version
+# compiles kit.c again, and nothing else.
+name="build: kit --version names the commit it was built from, and a new one rebuilds only kit.o"
+want=$(git describe --always --dirty 2>/dev/null)
+got=$("$tmp/os/kit" --version)
+env -u KIT make --no-print-directory O="$tmp/os" CFLAGS=-Os \
+	LDFLAGS=-Wl,-z,relro VERSION=next-commit >"$tmp/version.log" 2>&1
+if [ "$got" = "kit $want" ] &&
+   [ "$("$tmp/os/kit" --version)" = "kit next-commit" ] &&
+   [ "$(grep -c '^  CC ' "$tmp/version.log")" = 1 ] &&
+   grep -q '^  CC .*core/kit.o$' "$tmp/version.log"; then
+	pass "$name"
+else
+	fail "$name" "before: $got (git: $want)" "$(cat "$tmp/version.log")"
+fi
+
 # A header the compiler cannot take stands for a -dev package missing.
 mkdir "$tmp/inc"
 echo '#error not installed' >"$tmp/inc/zstd.h"

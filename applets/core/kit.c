@@ -11,10 +11,7 @@
 #include <unistd.h>
 
 #include "core/kit.h"
-
-#ifndef KIT_VERSION
-#define KIT_VERSION "unknown"
-#endif
+#include "version.h"
 
 /* Bounds of the section that KIT_APPLET fills, provided by the linker. */
 extern const struct applet __start_kit_applets[], __stop_kit_applets[];
