@@ -45,12 +45,12 @@
 
 static const char usage[] =
 "Usage: initrd mkcpio [-r ROOT] [-k KVER] [-m MODULE]... [-o OUT]\n"
-"                     [-s START] [IMAGE]\n"
+"                     [-s START] [-i KIT] [IMAGE]\n"
 "       /init        (kit as PID 1, from the cpio mkcpio writes)\n"
 "Boot an old-style initrd (an ext2, minix, romfs... image, often compressed,\n"
 "with a /linuxrc, or meant as root=/dev/ram0) on kernels that cannot.\n"
 "\n"
-"mkcpio writes a newc cpio holding /init (this kit), /dev/console, brd,\n"
+"mkcpio writes a newc cpio holding /init (kit), /dev/console, brd,\n"
 "IMAGE's filesystem module and every -m MODULE, with their dependencies,\n"
 "uncompressed, and IMAGE if given.\n"
 "Boot it in front of the old image:\n"
@@ -62,6 +62,8 @@ static const char usage[] =
 "              root's disk driver and filesystem...); repeatable\n"
 "  -o OUT      the cpio's file (default: stdout, unless a terminal)\n"
 "  -s START    IMAGE starts at block START (1 KiB), as ramdisk_start=\n"
+"  -i KIT      the kit to put in as /init (default: this one); for another\n"
+"              architecture's kernel, a kit built with make ARCH=\n"
 "\n"
 "As /init it honours root= rootfstype= rootflags= ro rw rootwait[=N]\n"
 "rootdelay= init= ramdisk_start= noinitrd, and kit.image=PATH[,PATH...]\n"
@@ -566,7 +568,7 @@ static int mkcpio_main(int argc, char **argv)
 	struct utsname u;
 	int opt;
 
-	while ((opt = kit_getopt(argc, argv, "r:k:m:o:s:", NULL)) != -1) {
+	while ((opt = kit_getopt(argc, argv, "r:k:m:o:s:i:", NULL)) != -1) {
 		switch (opt) {
 		case 's':
 			if (parse_ulong(optarg, 0, 0, INT_MAX, &job.start))
@@ -586,6 +588,9 @@ static int mkcpio_main(int argc, char **argv)
 			break;
 		case 'o':
 			job.out = optarg;
+			break;
+		case 'i':
+			job.init = optarg;
 			break;
 		}
 	}

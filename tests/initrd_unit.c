@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Unit tests of initrd: the kernel command line, the cpio writer and
- * reader, module names and device numbers. */
+ * reader, module names, ELF machines and device numbers. */
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -523,6 +524,42 @@ static void test_names(void)
 	check("module_name: up to the colon", !strcmp(name, "zstd_decompress"));
 }
 
+/* mkcpio compares /init's machine with the modules': e_machine from
+ * either ELF class, in either byte order, and nothing from a non-ELF or
+ * a short file. */
+static void test_elf_machine(void)
+{
+	unsigned char h[sizeof(Elf64_Ehdr)] = { ELFMAG0, ELFMAG1, ELFMAG2,
+						ELFMAG3, ELFCLASS64,
+						ELFDATA2LSB };
+	unsigned char self[sizeof(h)];
+	int fd = open("/proc/self/exe", O_RDONLY);
+
+	h[18] = EM_AARCH64;
+	check("elf_machine: a little-endian ELF64 header's e_machine",
+	      elf_machine(h, sizeof(h)) == EM_AARCH64);
+	h[EI_CLASS] = ELFCLASS32;
+	h[EI_DATA] = ELFDATA2MSB;
+	h[18] = 0;
+	h[19] = EM_ARM;
+	check("elf_machine: a big-endian ELF32 header's e_machine",
+	      elf_machine(h, sizeof(Elf32_Ehdr)) == EM_ARM);
+	check("elf_machine: less than a header is no machine",
+	      elf_machine(h, sizeof(Elf32_Ehdr) - 1) == 0);
+	h[0] = '#';
+	check("elf_machine: a script is no machine",
+	      elf_machine(h, sizeof(h)) == 0);
+	check("elf_machine: this program is one kit builds for",
+	      fd >= 0 && read(fd, self, sizeof(self)) == sizeof(self) &&
+	      machine_arch(elf_machine(self, sizeof(self))));
+	check("machine_arch: the Makefile's ARCH= names",
+	      !strcmp(machine_arch(EM_X86_64), "x86") &&
+	      !strcmp(machine_arch(EM_AARCH64), "arm64") &&
+	      !strcmp(machine_arch(EM_ARM), "arm") && !machine_arch(EM_386));
+	if (fd >= 0)
+		close(fd);
+}
+
 static void test_devices(void)
 {
 	dev_t dev = 0;
@@ -554,6 +591,7 @@ int main(void)
 	test_cpio_errors();
 	test_cpio_chain();
 	test_names();
+	test_elf_machine();
 	test_devices();
 	test_ext_matches();
 	test_partuuid_loop();

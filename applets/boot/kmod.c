@@ -462,8 +462,33 @@ void close_modules(struct modules *m)
 	free(m->builtin_info);
 }
 
+/*
+ * The module is for the machine /init runs on: a kernel runs an /init
+ * of its own architecture only (else "Failed to execute /init (error
+ * -8)", kernel_init()), and an image made on another machine takes
+ * that machine's kit unless told.  0, or -1 with *m->err.
+ */
+static int same_machine(struct modules *m, const char *path,
+			const unsigned char *ko, size_t size)
+{
+	unsigned int machine = elf_machine(ko, size);
+	const char *arch = machine_arch(machine);
+
+	if (!m->machine || machine == m->machine)
+		return 0;
+	if (!arch)
+		return kit_fail(m->err, EXIT_RUNTIME, 0, "%s is for ELF machine "
+				"%u, which kit is not built for", path,
+				machine);
+	return kit_fail(m->err, EXIT_RUNTIME, 0, "%s is an %s module, but "
+			"/init would be %s, built for %s; give -i KIT, a kit "
+			"built with make ARCH=%s", path, arch, m->init_name,
+			machine_arch(m->machine) ?: "another machine", arch);
+}
+
 /* The module at path, unpacked, into the cpio as arcname. */
-static int cpio_module(struct cpio *c, const char *path, const char *arcname)
+static int cpio_module(struct cpio *c, struct modules *m, const char *path,
+		       const char *arcname)
 {
 	struct unpacked ko = { NULL, 0, 0 };
 	size_t in_size;
@@ -482,6 +507,8 @@ static int cpio_module(struct cpio *c, const char *path, const char *arcname)
 			    "package", path, why);
 		goto out;
 	}
+	if (same_machine(m, path, ko.data, ko.size))
+		goto out;
 	ret = cpio_data(c, arcname, S_IFREG | 0644, ko.data, ko.size);
 out:
 	free(ko.data);
@@ -503,7 +530,7 @@ int cpio_modules(struct cpio *c, struct modules *m)
 			    sizeof(name));
 		snprintf(path, sizeof(path), "%s/%s", m->dir, m->chosen[i]);
 		snprintf(arcname, sizeof(arcname), "kit/lib/%s.ko", name);
-		if (cpio_module(c, path, arcname))
+		if (cpio_module(c, m, path, arcname))
 			return -1;
 		len += snprintf(list + len, sizeof(list) - len, "%s /%s%s\n",
 				name, arcname, m->soft[i] ? " soft" : "");

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include <elf.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,34 @@
 #include <zstd.h>
 
 #include "boot/mkcpio.h"
+
+/* ---- the machine an ELF file is for ---- */
+
+unsigned int elf_machine(const unsigned char *data, size_t len)
+{
+	const unsigned char *m = data + offsetof(Elf32_Ehdr, e_machine);
+
+	/* e_machine has the same place in ELF32 and ELF64 headers. */
+	if (len < sizeof(Elf32_Ehdr) || memcmp(data, ELFMAG, SELFMAG))
+		return 0;
+	if (data[EI_DATA] == ELFDATA2MSB)
+		return m[0] << 8 | m[1];
+	return m[1] << 8 | m[0];
+}
+
+/* The architectures kit builds for, as the Makefile's ARCH= names them. */
+const char *machine_arch(unsigned int machine)
+{
+	switch (machine) {
+	case EM_X86_64:
+		return "x86";
+	case EM_AARCH64:
+		return "arm64";
+	case EM_ARM:
+		return "arm";
+	}
+	return NULL;
+}
 
 /* ---- mkcpio: a module as the kernel's finit_module() takes it ---- */
 

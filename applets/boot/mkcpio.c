@@ -61,13 +61,37 @@ static int choose_modules(struct mkcpio_job *job, struct modules *m)
 	return 0;
 }
 
+/* The kit that will be /init, and the machine it is for: the modules
+ * must be for the same. */
+static int choose_init(struct mkcpio_job *job, struct modules *m)
+{
+	unsigned char hdr[64];
+	struct stat st;
+	ssize_t n;
+	int fd;
+
+	m->init = job->init ? job->init : "/proc/self/exe";
+	m->init_name = job->init ? job->init : "this kit";
+	fd = open_regular(m->init, &st, m->err);
+	if (fd < 0)
+		return -1;
+	n = read(fd, hdr, sizeof(hdr));
+	close(fd);
+	m->machine = n > 0 ? elf_machine(hdr, n) : 0;
+	if (!m->machine)
+		return kit_fail(m->err, EXIT_RUNTIME, 0, "%s is not an ELF "
+				"executable; give -i KIT, a kit binary",
+				m->init_name);
+	return 0;
+}
+
 static int write_archive(struct cpio *c, struct modules *m,
 			 const char *image)
 {
 	if (cpio_data(c, "dev", S_IFDIR | 0755, NULL, 0) ||
 	    cpio_header(c, "dev/console", S_IFCHR | 0600, makedev(5, 1), 0) ||
 	    cpio_data(c, "kit", S_IFDIR | 0755, NULL, 0) ||
-	    cpio_file(c, "init", "/proc/self/exe") || cpio_modules(c, m))
+	    cpio_file(c, "init", m->init) || cpio_modules(c, m))
 		return -1;
 	if (image && cpio_file(c, IMAGE_PATH + 1, image))
 		return -1;
@@ -82,7 +106,7 @@ int mkcpio(struct mkcpio_job *job)
 	char *target = NULL;
 	int ret = -1;
 
-	if (choose_modules(job, &m))
+	if (choose_init(job, &m) || choose_modules(job, &m))
 		goto out;
 	if (job->out) {
 		c.path = job->out;

@@ -24,6 +24,7 @@ struct mkcpio_job {
 	const char *const *modules;	/* -m MODULE, in order */
 	int nmodules;
 	const char *out;		/* -o OUT; NULL: stdout */
+	const char *init;		/* -i KIT; NULL: this kit */
 	const char *image;		/* IMAGE, or NULL */
 	unsigned long start;		/* IMAGE's first block (-s) */
 	struct kit_err err;
@@ -70,6 +71,14 @@ int close_output(struct cpio *c, const char *target);
 void discard_output(struct cpio *c);
 
 /* kmodunpack.c */
+/*
+ * The machine an ELF file is for (its e_machine), from its first bytes,
+ * len of them; 0 if they are not an ELF header.
+ */
+unsigned int elf_machine(const unsigned char *data, size_t len);
+/* The machine's name as the kit build names it: "x86", "arm64"... */
+const char *machine_arch(unsigned int machine);
+
 /* A module unpacked so far, and the room for it. */
 struct unpacked {
 	unsigned char *data;
@@ -100,6 +109,11 @@ struct modules {
 	 * mod->visited), and those known to need no module in a cycle. */
 	char *visited[MODULES_MAX], *acyclic[MODULES_MAX];
 	int nvisited, nacyclic;
+	/* What /init is built for (its e_machine), its path and its name
+	 * in messages: each module must be for the same machine; 0 checks
+	 * nothing. */
+	unsigned int machine;
+	const char *init, *init_name;
 	struct kit_err *err;	/* where its errors go */
 };
 
