@@ -8,6 +8,7 @@
 # initramfs with a disk for root and vled (kernel/) as the LED, whose
 # readback log shows the stages.
 . "$TESTS/lib.sh"
+. "$TESTS/vm/qemu.sh"
 top=$(cd "$TESTS/.." && pwd)
 tmp=$(mktemp -d /tmp/kit-gen.XXXXXX)
 trap '[ -n "$KEEP" ] || rm -rf "$tmp"; t_cleanup' EXIT
@@ -254,20 +255,19 @@ mke2fs -q -t ext4 -E root_owner=0:0 -d "$disk" "$tmp/root.img" 16M >/dev/null
 
 # boot NAME KERNEL_ARGS [TYPED]: qemu boots the root's kernel and
 # initramfs, the console in NAME.console; TYPED goes to the shell that a
-# failed boot opens, once $shell_banner shows it opened.  As tests/vm/run
-# boots: one host thread for both vCPUs, and no_timer_check (see there
-# why).  The disk is a snapshot: every boot starts from the same root.
+# failed boot opens, once $shell_banner shows it opened.  The machine is
+# tests/vm/run's (tests/vm/qemu.sh).  The disk is a snapshot: every boot
+# starts from the same root.
 boot() {
 	local line typed=$3 pid out in g=$tmp/$gen
 
 	: >"$tmp/$gen/$1.console"
-	coproc QEMU { timeout "${BOOT_TIMEOUT:-300}" qemu-system-x86_64 \
-		-accel tcg,thread=single -cpu max -smp 2 -m 1G -nodefaults \
-		-no-reboot -display none \
+	qemu_machine amd64
+	coproc QEMU { timeout "${BOOT_TIMEOUT:-300}" "${qemu[@]}" \
 		-kernel "$g/vmlinuz-$kver" -initrd "$g/initrd.img-$kver" \
 		-drive "file=$tmp/root.img,format=raw,if=virtio,snapshot=on" \
 		-serial stdio -monitor none \
-		-append "console=ttyS0 no_timer_check $2" 2>&1; }
+		-append "$console_args $2" 2>&1; }
 	pid=$QEMU_PID
 	exec {out}<&"${QEMU[0]}" {in}>&"${QEMU[1]}"
 	while IFS= read -r line <&"$out"; do

@@ -1,0 +1,62 @@
+# The machines qemu emulates for the rig's kernels, shared by every boot
+# (tests/vm/run, initrd.t, generators.t, tests/vm/demo-initrd); sourced.
+
+# The kit binary of each architecture's guests, as make check builds
+# them: KIT (default ./kit), KIT_ARM64 (build/arm64/kit, make ARCH=arm64
+# O=build/arm64), KIT_ARM (build/arm/kit).
+rig_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+declare -A kit_of=([amd64]=${KIT:-$rig_top/kit}
+		   [arm64]=${KIT_ARM64:-$rig_top/build/arm64/kit}
+		   [armhf]=${KIT_ARM:-$rig_top/build/arm/kit})
+# The kernel's (and kit's Makefile's) name for each: ARCH=.
+declare -A kbuild_arch=([amd64]=x86 [arm64]=arm64 [armhf]=arm)
+
+# kernel_arch KERNEL: a kernel's Debian architecture, the word before its
+# slash (arm64/6.1), or amd64.
+kernel_arch() {
+	case $1 in
+	*/*) echo "${1%%/*}" ;;
+	*) echo amd64 ;;
+	esac
+}
+
+# qemu_machine ARCH [MEM]: sets qemu, the command of ARCH's machine with
+# MEM of memory (default 1G; armhf 512M), no devices, no reboot, and
+# console_args, the kernel command line's words for its console (ttyS0,
+# or ttyAMA0, -M virt's one UART) and the architecture's needs.  The
+# caller adds the kernel, its image, its command line, disks and where
+# the console goes.
+# arm64's -cpu max with pauth-impdef=on: the architected pointer
+# authentication (QARMA) is slow to emulate (qemu's
+# docs/system/arm/cpu-features.rst).  One host thread for both vCPUs:
+# with a thread each, a vCPU may run code the other has just patched (a
+# static key), and the kernel dies of an "Oops: int3" before init, about
+# 1 boot in 10 on a busy machine (qemu 7.2).  armhf's one vCPU: with two
+# on one host thread, Debian's 6.1 armmp kernel stops for good after its
+# pl011 UART probes, every boot; with one, or a thread each, it boots.
+# highmem=off: that kernel has no LPAE, and -M virt's PCIe window above
+# 4 GiB is a failed probe on its console.  armhf's 512 MiB at most: all
+# of it the kernel's lowmem, no highmem page to map; with 1 GiB, Debian's
+# 6.12 armmp reading romfs (romfs_read_folio()) warns in
+# kunmap_local_indexed() and dies of "kernel BUG at mm/highmem.c:565".
+# x86's no_timer_check: on a loaded host the emulated timer can miss
+# check_timer()'s test, and the kernel panics "IO-APIC + timer doesn't
+# work!" (io_apic.c).
+qemu_machine() {
+	local common=(-accel tcg,thread=single -nodefaults -no-reboot
+		      -display none)
+
+	case $1 in
+	amd64)	qemu=(qemu-system-x86_64 -cpu max -smp 2 -m "${2:-1G}")
+		console_args="console=ttyS0 no_timer_check" ;;
+	arm64)	qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on
+		      -smp 2 -m "${2:-1G}")
+		console_args=console=ttyAMA0 ;;
+	armhf)	qemu=(qemu-system-arm -M virt,highmem=off -cpu cortex-a15
+		      -smp 1 -m "${2:-512M}")
+		console_args=console=ttyAMA0 ;;
+	*)	echo "qemu_machine: no machine for architecture $1" >&2
+		return 1 ;;
+	esac
+	qemu+=("${common[@]}")
+}
