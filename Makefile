@@ -289,9 +289,14 @@ modules_clean:
 	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 
 # kit's main job: the four applets at work in a booted kernel (the demo).
+# A cross build's demo also builds the host's kit: it makes the initrd
+# wrapper (kit initrd mkcpio -i) here.
 run: deps
 	$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) all
-	$(Q)KIT=$(abspath $(KIT)) DEMO_ARCH=$(DEB_ARCH_$(ARCH)) tests/vm/run-demo
+	$(Q)$(if $(CROSS_COMPILE),$(MAKE) --no-print-directory $(if $(Q),-s) \
+		ARCH=$(HOST_ARCH) O=build KIT=kit all)
+	$(Q)KIT=$(abspath $(KIT)) DEMO_ARCH=$(DEB_ARCH_$(ARCH)) \
+		HOST_KIT=$(abspath $(if $(CROSS_COMPILE),kit,$(KIT))) tests/vm/run-demo
 
 # A shell in the VM, with kit and the module: make vm-shell K=6.12
 K ?= 6.1
