@@ -1,25 +1,33 @@
 # initrd: `kit initrd mkcpio` on the host, then real boots of Debian
 # kernels under qemu with the wrapper in front of old-style images made
-# by the real tools, and a virtio disk holding a real root.
-#   INITRD_KERNELS   the kernels to boot (default "6.1 6.12 7.3")
+# by the real tools, and a virtio disk holding a real root.  Kernels of
+# other architectures (arm64/7.3) boot their own kit (tests/vm/qemu.sh's
+# kit_of) and images whose busybox is theirs, on tests/vm/run's machines.
+#   INITRD_KERNELS   the kernels to boot (default "6.1 6.12 7.3 arm64/7.3
+#                    armhf/6.1": each side of 6.8's retain_initrd and of
+#                    7.0's removal, on each architecture)
 . "$TESTS/lib.sh"
+. "$TESTS/vm/qemu.sh"
 run_unit initrd_unit
-work=$(mktemp -d /tmp/kit-initrd.XXXXXX)
-trap 'rm -rf --one-file-system "$work"; t_cleanup' EXIT
-kernels=${INITRD_KERNELS:-6.1 6.12 7.3}
+base=$(mktemp -d /tmp/kit-initrd.XXXXXX)
+work=$base
+trap 'rm -rf --one-file-system "$base"; t_cleanup' EXIT
+kernels=${INITRD_KERNELS:-6.1 6.12 7.3 arm64/7.3 armhf/6.1}
 # The modules the wrappers take (7.x caches keep only those named).
 modules="brd ext4 jbd2 crc32c_cryptoapi crc32c_generic crc32c_intel minix romfs
 	virtio_pci virtio_blk"
 
 # ---- images ----
 
-# A tree with a static busybox as /bin/sh and the given /linuxrc and
-# /sbin/init scripts (either may be "-": none).
+# A tree with a static busybox ($busybox, the kernel's architecture's) as
+# /bin/sh and the given /linuxrc and /sbin/init scripts (either may be
+# "-": none).  The host's busybox names the applets: the other
+# architectures' come from the same Debian release (tests/vm/fetch).
 make_tree() {
 	local dir=$1 linuxrc=$2 init=$3
 
 	mkdir -p "$dir"/{bin,sbin,proc,sys,dev,mnt}
-	cp /bin/busybox "$dir/bin/"
+	cp "$busybox" "$dir/bin/"
 	for a in $(/bin/busybox --list); do
 		[ "$a" = busybox ] || ln -s busybox "$dir/bin/$a"
 	done
@@ -86,8 +94,8 @@ mount -t minix /dev/vda /mnt && cp -a /src/. /mnt/ && umount /mnt &&
 poweroff -f"
 	cp -a "$1" "$t/src"
 	mkimage ext2 "$t" "$work/minix-builder.ext2" 8192
-	wrapped "$work/minix-builder.ext2" "$work/$k-minix-builder"
-	boot minix-builder "$work/$k-minix-builder" \
+	wrapped "$work/minix-builder.ext2" "$work/$kn-minix-builder"
+	boot minix-builder "$work/$kn-minix-builder" \
 		"root=/dev/ram0 rw retain_initrd" "$2"
 	grep -q '^builder: minix done' "$work/minix-builder.log"
 }
@@ -108,15 +116,12 @@ compress() {
 # The console, carriage returns taken off, is in $work/NAME.log.
 boot() {
 	local name=$1 initrd=$2 append=$3 disk=$4 pattern=$5 input=$6
-	local log=$work/$name.log fifo=$work/$name.in qemu pid w d status t0=$SECONDS
+	local log=$work/$name.log fifo=$work/$name.in qemu console_args
+	local pid w d status t0=$SECONDS
 
-	# thread=single: see qemu_cmd() in tests/vm/run.  no_timer_check: on
-	# a loaded host the emulated timer can miss check_timer()'s test and
-	# the kernel panics, "IO-APIC + timer doesn't work!" (io_apic.c).
-	qemu=(qemu-system-x86_64 -accel tcg,thread=single -cpu max -smp 2 -m "${mem:-512M}"
-	      -nodefaults -no-reboot -display none -serial stdio
-	      -kernel "$root/boot/vmlinuz-$kver" -initrd "$initrd"
-	      -append "console=ttyS0 panic=-1 loglevel=4 no_timer_check $append")
+	qemu_machine "$arch" "${mem:-512M}"
+	qemu+=(-serial stdio -kernel "$root/boot/vmlinuz-$kver" -initrd "$initrd"
+	       -append "$console_args panic=-1 loglevel=4 $append")
 	for d in $disk; do
 		qemu+=(-drive "file=$d,format=raw,if=virtio")
 	done
@@ -200,19 +205,19 @@ deps_first() {
 }
 
 host_checks() {
-	local moddir=$root/lib/modules/$kver out=$work/$k.cpio x=$work/x-$k
+	local moddir=$root/lib/modules/$kver out=$work/$kn.cpio x=$work/x-$kn
 
 	# No -m ext4: mkcpio finds ext2 inside the gzip and takes its module.
 	expect "initrd: [$k] mkcpio -m virtio_pci -m virtio_blk IMAGE" 0 "" \
-		"$KIT" initrd mkcpio -r "$root" -k "$kver" \
+		"$KIT" initrd mkcpio -r "$root" -k "$kver" -i "$init" \
 		-m virtio_pci -m virtio_blk -o "$out" "$work/old.ext2.gz"
 	mkdir -p "$x"
 	(cd "$x" && cpio -id --quiet <"$out") ||
 		fail "initrd: [$k] cpio -i reads the wrapper"
-	if cmp -s "$x/init" "$KIT" && [ -x "$x/init" ]; then
-		pass "initrd: [$k] /init is kit"
+	if cmp -s "$x/init" "$init" && [ -x "$x/init" ]; then
+		pass "initrd: [$k] /init is the $arch kit"
 	else
-		fail "initrd: [$k] /init is kit"
+		fail "initrd: [$k] /init is the $arch kit"
 	fi
 	if cpio -tv <"$out" 2>/dev/null | grep -Eq '^crw------- .* 5, +1 .* dev/console$'; then
 		pass "initrd: [$k] /dev/console is char 5:1"
@@ -239,17 +244,31 @@ host_checks() {
 		fail "initrd: [$k] modules with their dependencies, uncompressed" "$elf"
 	expect "initrd: [$k] dependencies load first" 0 ok \
 		deps_first "$moddir/modules.dep" "$x/kit/modules"
+	# romfs needs mtd where the kernel reads romfs from MTD too (x86,
+	# arm64), and nothing on armmp: what modules.dep says, last first.
 	expect "initrd: [$k] mkcpio takes the module of a romfs.xz image" 0 \
-		"brd mtd romfs" sh -c '"$1" initrd mkcpio -r "$2" -k "$3" "$4" |
+		"brd $(awk '$1 ~ /\/romfs\.ko[.a-z]*:$/ {
+			for (i = NF; i > 1; i--) { m = $i; sub(/.*\//, "", m)
+				sub(/\.ko.*/, "", m); printf "%s ", m } }' \
+			"$moddir/modules.dep")romfs" sh -c '"$1" initrd mkcpio -r "$2" -k "$3" -i "$5" "$4" |
 			cpio -i --quiet --to-stdout kit/modules | awk "{ print \$1 }" |
 			tr "\n" " " | sed "s/ \$//"' sh "$KIT" "$root" "$kver" \
-		"$work/ram.romfs.xz"
+		"$work/ram.romfs.xz" "$init"
 	expect_err "initrd: [$k] mkcpio: an IMAGE the kernel would not find" 1 \
 		"initrd: .*/junk: RAMDISK: Couldn't find valid RAM disk image starting at 0\\.; give -s START if it starts at a later block" \
-		"$KIT" initrd mkcpio -r "$root" -k "$kver" -o "$work/n.cpio" "$work/junk"
+		"$KIT" initrd mkcpio -r "$root" -k "$kver" -i "$init" -o "$work/n.cpio" "$work/junk"
 	expect_err "initrd: [$k] mkcpio: an unknown module" 1 \
 		"initrd: no module nosuchmod in .*/modules.dep" \
-		"$KIT" initrd mkcpio -r "$root" -k "$kver" -m nosuchmod -o "$work/n.cpio"
+		"$KIT" initrd mkcpio -r "$root" -k "$kver" -i "$init" -m nosuchmod -o "$work/n.cpio"
+	# A wrapper made on x86 for an ARM kernel takes the ARM kit: this
+	# kit as its /init would not run there.
+	[ "$arch" = amd64 ] && return
+	expect_err "initrd: [$k] mkcpio without -i: this kit is not for the kernel's machine" 1 \
+		"initrd: .*/brd\\.ko.* is an ${kbuild_arch[$arch]} module, but /init would be this kit, built for x86; give -i KIT, a kit built with make ARCH=${kbuild_arch[$arch]}" \
+		"$KIT" initrd mkcpio -r "$root" -k "$kver" -o "$work/n.cpio"
+	[ -e "$work/n.cpio" ] &&
+		fail "initrd: [$k] mkcpio without -i: no archive left" ||
+		pass "initrd: [$k] mkcpio without -i: no archive left"
 }
 
 # Modules compressed each way Debian and others ship them come out as
@@ -271,7 +290,7 @@ compression_checks() {
 		"kernel/c/m-xz.ko.xz: kernel/b/m_zst.ko.zst" \
 		"kernel/d/bad.ko.xz:" >"$m/modules.dep"
 	expect "initrd: mkcpio unpacks .ko.gz, .ko.zst and .ko.xz" 0 "" \
-		"$KIT" initrd mkcpio -r "$fake" -k 9.9 -m m-xz -o "$out"
+		"$KIT" initrd mkcpio -r "$fake" -k 9.9 -i "$init" -m m-xz -o "$out"
 	(cd "$x" && cpio -id --quiet <"$out")
 	if cmp -s "$ko" "$x/kit/lib/brd.ko" && cmp -s "$ko" "$x/kit/lib/m_zst.ko" &&
 	   cmp -s "$ko" "$x/kit/lib/m_xz.ko"; then
@@ -282,7 +301,7 @@ compression_checks() {
 	cp "$out" "$work/kept.cpio"
 	expect_err "initrd: mkcpio refuses a damaged module" 1 \
 		"initrd: .*/bad.ko.xz is damaged: it does not decompress" \
-		"$KIT" initrd mkcpio -r "$fake" -k 9.9 -m bad -o "$out"
+		"$KIT" initrd mkcpio -r "$fake" -k 9.9 -i "$init" -m bad -o "$out"
 	if ! ls "$work" | grep -q '^fake\.cpio\.' && cmp -s "$out" "$work/kept.cpio"; then
 		pass "initrd: a failed mkcpio leaves no partial file, and OUT as it was"
 	else
@@ -303,6 +322,9 @@ host_usage_checks() {
 	ln -sf "$KIT" "$work/init"
 	expect_err "initrd: as init, but not PID 1" 2 \
 		"initrd: as init, kit runs only as PID 1" "$work/init"
+	expect_err "initrd: mkcpio -i: a file that is not a program" 1 \
+		"initrd: $TESTS/lib.sh is not an ELF executable; give -i KIT, a kit binary" \
+		"$KIT" initrd mkcpio -i "$TESTS/lib.sh" -o "$work/n.cpio"
 }
 
 # wrapped IMAGE OUT [START]: the image behind the wrapper, as a boot loader puts
@@ -313,7 +335,7 @@ wrapped() {
 		cat "$wrap" "$1" >"$2"
 		found='initrd: the image follows the cpio in /sys/firmware/initrd'
 	else
-		"$KIT" initrd mkcpio -r "$root" -k "$kver" -s "${3:-0}" -m minix \
+		"$KIT" initrd mkcpio -r "$root" -k "$kver" -i "$init" -s "${3:-0}" -m minix \
 			-m virtio_pci -m virtio_blk -o "$2" "$1"
 		found='initrd: the image is the one in the cpio'
 	fi
@@ -327,8 +349,8 @@ ram_boots() {
 	for c in gz bz2 lzma xz lzo lz4 zst; do
 		fs=$(echo ext2 minix romfs | cut -d' ' -f$((i % 3 + 1)))
 		i=$((i + 1))
-		wrapped "$work/ram.$fs.$c" "$work/$k-ram.$fs.$c"
-		boot "ram-$fs-$c" "$work/$k-ram.$fs.$c" \
+		wrapped "$work/ram.$fs.$c" "$work/$kn-ram.$fs.$c"
+		boot "ram-$fs-$c" "$work/$kn-ram.$fs.$c" \
 			"root=/dev/ram0 retain_initrd init=/sbin/init one two"
 		sees "ram-$fs-$c" "root=/dev/ram0: $fs.$c boots its own init as PID 1" \
 			'^ramroot: pid=1 root=/dev/ram0$'
@@ -337,14 +359,14 @@ ram_boots() {
 	sees ram-ext2-gz "init gets the command line's arguments" \
 		'^ramroot: args=one two$'
 
-	wrapped "$work/big.ext2.zst" "$work/$k-big"
-	boot big "$work/$k-big" "root=/dev/ram0 retain_initrd"
+	wrapped "$work/big.ext2.zst" "$work/$kn-big"
+	boot big "$work/$kn-big" "root=/dev/ram0 retain_initrd"
 	sees big "a 40 MiB image (over the old 16 MiB brd size) loads" \
 		'RAMDISK: Loading 40960KiB \[1 disk\] into ram disk... done'
 	sees big "and boots" '^ramroot: pid=1 root=/dev/ram0$'
 
-	wrapped "$work/start.bin" "$work/$k-start" 5
-	boot start "$work/$k-start" "root=/dev/ram0 retain_initrd ramdisk_start=5"
+	wrapped "$work/start.bin" "$work/$kn-start" 5
+	boot start "$work/$kn-start" "root=/dev/ram0 retain_initrd ramdisk_start=5"
 	sees start "ramdisk_start=5 finds the image at block 5" \
 		'RAMDISK: gzip image found at block 5'
 	sees start "and boots it" '^ramroot: pid=1 root=/dev/ram0$'
@@ -353,7 +375,7 @@ ram_boots() {
 # ---- the boots, on one kernel ----
 
 boots() {
-	local w=$work/$k.cpio
+	local w=$work/$kn.cpio
 
 	boot linuxrc "$w" "root=LABEL=$root_label rw rootfstype=ext4 rootflags=commit=17" \
 		"$work/root-initrd.img"
@@ -407,7 +429,7 @@ boots() {
 	sees noimage "no image, no shell: waits" \
 		'initrd: no shell \(boot with kit.shell=PATH\); waiting'
 
-	mem=256M boot toobig "$work/$k-toobig.cpio" "root=/dev/vda"
+	mem=256M boot toobig "$work/$kn-toobig.cpio" "root=/dev/vda"
 	sees toobig "an image too big for memory: rdload refuses it" \
 		'too big'
 	sees toobig "and the boot says what to do" \
@@ -415,13 +437,13 @@ boots() {
 	sees toobig "then waits, with no shell to offer" \
 		'initrd: no shell \(boot with kit.shell=PATH\); waiting'
 
-	boot badrc "$work/$k-badrc.cpio" "root=/dev/vda" "$work/root-plain.img" \
+	boot badrc "$work/$kn-badrc.cpio" "root=/dev/vda" "$work/root-plain.img" \
 		'starting /old/bin/sh' 'echo SHELL-REACHED-$((6*7)); poweroff -f'
 	sees badrc "a /linuxrc that exits 3 stops the boot" \
 		'initrd: /linuxrc failed \(exit 3\); the RAM disk is on /old'
 	sees badrc "and reaches the RAM disk's shell" '^SHELL-REACHED-42'
 
-	boot norc "$work/$k-norc.cpio" "root=/dev/vda" "" \
+	boot norc "$work/$kn-norc.cpio" "root=/dev/vda" "" \
 		'starting /root/bin/sh' 'echo SHELL-REACHED-$((6*7)); poweroff -f'
 	sees norc "no /linuxrc, root elsewhere: says what to do" \
 		'initrd: the RAM disk has no /linuxrc; boot with root=/dev/ram0'
@@ -456,14 +478,14 @@ boots() {
 	# Kernels before 7.0 have real-root-dev: /linuxrc may keep the RAM
 	# disk as the root by writing 0x100 there, as handle_initrd() read it.
 	if ! kver_at_least 7 0; then
-		boot rrd "$work/$k-rrd.cpio" "root=/dev/vda" "$work/root-plain.img"
+		boot rrd "$work/$kn-rrd.cpio" "root=/dev/vda" "$work/root-plain.img"
 		sees rrd "/linuxrc writes 0x100 to real-root-dev: the RAM disk stays the root" \
 			'initrd: /linuxrc chose the RAM disk as the root'
 		sees rrd "and its init runs as PID 1" \
 			'^ramroot: pid=1 root=/dev/ram0$'
 	fi
 
-	boot corrupt "$work/$k-corrupt.cpio" "root=/dev/ram0"
+	boot corrupt "$work/$kn-corrupt.cpio" "root=/dev/ram0"
 	sees corrupt "a corrupt stream: rdload says so" 'rdload: RAMDISK: gzip data corrupt'
 	sees corrupt "and the boot stops with its line" \
 		'initrd: the RAM disk was not loaded'
@@ -482,7 +504,7 @@ nowait_boots() {
 	for name in nowait rootwait0; do
 		line="root=/dev/vdz kit.shell=/old/bin/ash"
 		[ $name = rootwait0 ] && line="$line rootwait=0"
-		boot $name "$work/$k.cpio" "$line" "" \
+		boot $name "$work/$kn.cpio" "$line" "" \
 			'starting /old/bin/ash' 'echo SHELL-REACHED-$((6*7)); poweroff -f'
 		sees $name "$name: a missing root device stops the boot with its line" \
 			'initrd: root device /dev/vdz not found; check root='
@@ -506,27 +528,22 @@ ucode_boot() {
 	mkdir -p "$u/kernel/x86/microcode"
 	head -c 4000 /dev/urandom >"$u/kernel/x86/microcode/AuthenticAMD.bin"
 	(cd "$u" && find kernel | cpio --quiet -o -H newc) >"$work/ucode.cpio"
-	wrapped "$work/ram.ext2.gz" "$work/$k-ucode-wrapped"
-	cat "$work/ucode.cpio" "$work/$k-ucode-wrapped" >"$work/$k-ucode"
-	boot ucode "$work/$k-ucode" "root=/dev/ram0 retain_initrd"
+	wrapped "$work/ram.ext2.gz" "$work/$kn-ucode-wrapped"
+	cat "$work/ucode.cpio" "$work/$kn-ucode-wrapped" >"$work/$kn-ucode"
+	boot ucode "$work/$kn-ucode" "root=/dev/ram0 retain_initrd"
 	sees ucode "microcode archive first: the image is found" "$found"
 	sees ucode "microcode archive first: and the RAM disk boots" \
 		'^ramroot: pid=1 root=/dev/ram0$'
 }
 
-# ---- main ----
+# ---- the images, for one architecture ----
 
-make_tree "$work/t-old" "$(linuxrc_script 0)" -
-mkimage ext2 "$work/t-old" "$work/old.ext2" && gzip -9c "$work/old.ext2" >"$work/old.ext2.gz"
-make_tree "$work/t-badrc" "$(linuxrc_script 3)" -
-mkimage ext2 "$work/t-badrc" "$work/badrc.ext2" && gzip -9c "$work/badrc.ext2" >"$work/badrc.ext2.gz"
-make_tree "$work/t-norc" - -
-mkimage ext2 "$work/t-norc" "$work/norc.ext2" && gzip -9c "$work/norc.ext2" >"$work/norc.ext2.gz"
-make_tree "$work/t-rrd" "#!/bin/sh
-/bin/mount -t proc proc /proc && echo 256 >/proc/sys/kernel/real-root-dev
-/bin/umount /proc" "$(init_script ramroot)"
-mkimage ext2 "$work/t-rrd" "$work/rrd.ext2" && gzip -9c "$work/rrd.ext2" >"$work/rrd.ext2.gz"
-make_tree "$work/t-ram" - "$(init_script ramroot)"
+# The real root's ext4 label (16 characters, the longest) and UUID, and
+# the GPT partition's UUID that root=PARTUUID= names.
+root_label=kitlabel-16chars
+root_uuid=5d1e0c2a-1b7f-4c3e-9a55-6b2f4e8d9c10
+gpt_uuid=2a0c1e5d-7f1b-3e4c-9a55-6b2f4e8d9c10
+
 # ram_images FS: FS.img of the RAM disk's tree, and each compression.
 ram_images() {
 	mkimage "$1" "$work/t-ram" "$work/ram.$1" ||
@@ -535,73 +552,102 @@ ram_images() {
 		compress "$c" <"$work/ram.$1" >"$work/ram.$1.$c"
 	done
 }
-ram_images ext2
-ram_images romfs
-head -c 5000 /dev/urandom >"$work/junk"
-# Two volumes of whole 512-byte sectors, the last padded with zeros
-# (bytes after the stream's end are not read).
-half=$(( $(stat -c %s "$work/ram.ext2.gz") / 1024 * 512 ))
-head -c "$half" "$work/ram.ext2.gz" >"$work/vol.1"
-tail -c +$((half + 1)) "$work/ram.ext2.gz" >"$work/vol.2"
-truncate -s %512 "$work/vol.2"
-mkimage ext2 "$work/t-ram" "$work/big.ext2" 40960 && zstd -19qc "$work/big.ext2" >"$work/big.ext2.zst"
-{ head -c 5120 /dev/urandom; cat "$work/ram.ext2.gz"; } >"$work/start.bin"
-truncate -s 300M "$work/huge.ext2" && mke2fs -q -F -t ext2 -d "$work/t-ram" "$work/huge.ext2" &&
-	gzip -1c "$work/huge.ext2" >"$work/huge.ext2.gz" && rm -f "$work/huge.ext2"
-# A gzip stream damaged in its middle: the CRC or the inflater sees it.
-cp "$work/ram.ext2.gz" "$work/corrupt.gz"
-printf '\377\377\377\377\377\377\377\377' |
-	dd of="$work/corrupt.gz" bs=1 seek=2000 conv=notrunc status=none
-make_tree "$work/t-root" - "$(init_script realroot)"
-mkdir -p "$work/t-root/initrd"
-root_label=kitlabel-16chars
-mke2fs -q -F -t ext4 -L "$root_label" -d "$work/t-root" "$work/root-initrd.img" 16384
-rm -r "$work/t-root/initrd"
-root_uuid=5d1e0c2a-1b7f-4c3e-9a55-6b2f4e8d9c10
-mke2fs -q -F -t ext4 -U "$root_uuid" -d "$work/t-root" "$work/root-plain.img" 16384
 
-# root=PARTUUID=: the real root as partition 1 of an MBR disk, and as
-# partition 2 of a GPT disk, found from partition 1 with PARTNROFF=1.
-gpt_uuid=2a0c1e5d-7f1b-3e4c-9a55-6b2f4e8d9c10
 partitioned() {
 	truncate -s 20M "$1" &&
 		sfdisk -q "$1" >/dev/null &&
 		dd if="$work/root-plain.img" of="$1" bs=512 seek="$2" \
 			conv=notrunc status=none
 }
-partitioned "$work/disk-mbr.img" 2048 <<EOF
-label: dos
-label-id: 0x4b495421
-start=2048, type=83
-EOF
-partitioned "$work/disk-gpt.img" 4096 <<EOF
-label: gpt
-start=2048, size=2048, uuid=$gpt_uuid
-start=4096
-EOF
-[ "$(sfdisk --part-uuid "$work/disk-gpt.img" 1)" = "${gpt_uuid^^}" ] ||
-	fail "initrd: sfdisk made the GPT disk with partition 1's UUID"
 
-host_usage_checks
-for k in $kernels; do
+# The images every boot of $arch takes, in $work; their busybox is
+# $busybox.
+arch_images() {
+	make_tree "$work/t-old" "$(linuxrc_script 0)" -
+	mkimage ext2 "$work/t-old" "$work/old.ext2" && gzip -9c "$work/old.ext2" >"$work/old.ext2.gz"
+	make_tree "$work/t-badrc" "$(linuxrc_script 3)" -
+	mkimage ext2 "$work/t-badrc" "$work/badrc.ext2" && gzip -9c "$work/badrc.ext2" >"$work/badrc.ext2.gz"
+	make_tree "$work/t-norc" - -
+	mkimage ext2 "$work/t-norc" "$work/norc.ext2" && gzip -9c "$work/norc.ext2" >"$work/norc.ext2.gz"
+	make_tree "$work/t-rrd" "#!/bin/sh
+/bin/mount -t proc proc /proc && echo 256 >/proc/sys/kernel/real-root-dev
+/bin/umount /proc" "$(init_script ramroot)"
+	mkimage ext2 "$work/t-rrd" "$work/rrd.ext2" && gzip -9c "$work/rrd.ext2" >"$work/rrd.ext2.gz"
+	make_tree "$work/t-ram" - "$(init_script ramroot)"
+	ram_images ext2
+	ram_images romfs
+	head -c 5000 /dev/urandom >"$work/junk"
+	# Two volumes of whole 512-byte sectors, the last padded with zeros
+	# (bytes after the stream's end are not read).
+	half=$(( $(stat -c %s "$work/ram.ext2.gz") / 1024 * 512 ))
+	head -c "$half" "$work/ram.ext2.gz" >"$work/vol.1"
+	tail -c +$((half + 1)) "$work/ram.ext2.gz" >"$work/vol.2"
+	truncate -s %512 "$work/vol.2"
+	mkimage ext2 "$work/t-ram" "$work/big.ext2" 40960 && zstd -19qc "$work/big.ext2" >"$work/big.ext2.zst"
+	{ head -c 5120 /dev/urandom; cat "$work/ram.ext2.gz"; } >"$work/start.bin"
+	truncate -s 300M "$work/huge.ext2" && mke2fs -q -F -t ext2 -d "$work/t-ram" "$work/huge.ext2" &&
+		gzip -1c "$work/huge.ext2" >"$work/huge.ext2.gz" && rm -f "$work/huge.ext2"
+	# A gzip stream damaged in its middle: the CRC or the inflater sees it.
+	cp "$work/ram.ext2.gz" "$work/corrupt.gz"
+	printf '\377\377\377\377\377\377\377\377' |
+		dd of="$work/corrupt.gz" bs=1 seek=2000 conv=notrunc status=none
+	make_tree "$work/t-root" - "$(init_script realroot)"
+	mkdir -p "$work/t-root/initrd"
+	mke2fs -q -F -t ext4 -L "$root_label" -d "$work/t-root" "$work/root-initrd.img" 16384
+	rm -r "$work/t-root/initrd"
+	mke2fs -q -F -t ext4 -U "$root_uuid" -d "$work/t-root" "$work/root-plain.img" 16384
+
+	# root=PARTUUID=: the real root as partition 1 of an MBR disk, and as
+	# partition 2 of a GPT disk, found from partition 1 with PARTNROFF=1.
+	partitioned "$work/disk-mbr.img" 2048 <<-EOF
+	label: dos
+	label-id: 0x4b495421
+	start=2048, type=83
+	EOF
+	partitioned "$work/disk-gpt.img" 4096 <<-EOF
+	label: gpt
+	start=2048, size=2048, uuid=$gpt_uuid
+	start=4096
+	EOF
+	[ "$(sfdisk --part-uuid "$work/disk-gpt.img" 1)" = "${gpt_uuid^^}" ] ||
+		fail "initrd: sfdisk made the GPT disk with partition 1's UUID"
+}
+
+# ---- main ----
+
+# kernel_boots: every check on kernel $k; first a line that names its
+# package's version ("initrd: [arm64/7.3] kernel 7.3.4+deb13-arm64").
+kernel_boots() {
+	kn=${k//\//-} arch=$(kernel_arch "$k")
+	init=${kit_of[$arch]}
 	# shellcheck disable=SC2086
 	if ! kver=$(tests/vm/fetch "$k" $modules); then
 		fail "initrd: [$k] kernel fetched"
-		continue
+		return
 	fi
+	echo "initrd: [$k] kernel $kver"
 	root=$PWD/tests/vm/cache/$kver
+	if [ ! -f "$init" ]; then
+		fail "initrd: [$k] a kit for $arch" "no $init: run make kit-${kbuild_arch[$arch]}"
+		return
+	fi
+	busybox=/bin/busybox
+	[ "$arch" = amd64 ] || busybox=$root/bin/busybox
+	work=$base/$arch
+	[ -d "$work" ] || { mkdir "$work" && arch_images; }
 	host_checks
-	[ -d "$work/fakeroot" ] || compression_checks
+	[ -d "$base/fakeroot" ] || (work=$base; compression_checks)
 	for img in badrc norc rrd; do
-		"$KIT" initrd mkcpio -r "$root" -k "$kver" -m ext4 -m virtio_pci \
-			-m virtio_blk -o "$work/$k-$img.cpio" "$work/$img.ext2.gz"
+		"$KIT" initrd mkcpio -r "$root" -k "$kver" -i "$init" -m ext4 \
+			-m virtio_pci -m virtio_blk -o "$work/$kn-$img.cpio" \
+			"$work/$img.ext2.gz"
 	done
-	"$KIT" initrd mkcpio -r "$root" -k "$kver" -m ext4 \
-		-o "$work/$k-toobig.cpio" "$work/huge.ext2.gz"
-	"$KIT" initrd mkcpio -r "$root" -k "$kver" -m ext4 \
-		-o "$work/$k-corrupt.cpio" "$work/corrupt.gz"
-	wrap=$work/$k-bare.cpio
-	"$KIT" initrd mkcpio -r "$root" -k "$kver" -m ext4 -m minix \
+	"$KIT" initrd mkcpio -r "$root" -k "$kver" -i "$init" -m ext4 \
+		-o "$work/$kn-toobig.cpio" "$work/huge.ext2.gz"
+	"$KIT" initrd mkcpio -r "$root" -k "$kver" -i "$init" -m ext4 \
+		-o "$work/$kn-corrupt.cpio" "$work/corrupt.gz"
+	wrap=$work/$kn-bare.cpio
+	"$KIT" initrd mkcpio -r "$root" -k "$kver" -i "$init" -m ext4 -m minix \
 		-m romfs -m virtio_pci -m virtio_blk -o "$wrap" ||
 		fail "initrd: [$k] mkcpio for the boots"
 	[ -f "$work/ram.minix" ] || ram_images minix
@@ -609,4 +655,22 @@ for k in $kernels; do
 	nowait_boots
 	ucode_boot
 	ram_boots
+}
+
+# Each kernel's checks, then what passed on each, as README's table of
+# the rig's kernels shows them.
+host_usage_checks
+for k in $kernels; do
+	kernel_boots | tee "$base/${k//\//-}.out"
+done
+echo "initrd: the boots of each kernel (tests/initrd.t):"
+printf '  %-10s %-24s %-6s %s\n' kernel "Debian package" boots checks
+for k in $kernels; do
+	out=$base/${k//\//-}.out
+	p=$(grep -c "^PASS: initrd: \[$k\] " "$out")
+	f=$(grep -c "^FAIL: initrd: \[$k\] " "$out")
+	printf '  %-10s %-24s %-6s %s\n' "$k" \
+		"$(sed -n "s|^initrd: \[$k\] kernel ||p" "$out")" \
+		"$(grep -c "^initrd: \[$k\] .*: boot took" "$out")" \
+		"$([ "$f" -eq 0 ] && echo "PASS $p" || echo "FAIL $f of $((p + f))")"
 done
