@@ -68,15 +68,6 @@ KIT_CFLAGS = $(KIT_OPT) -std=gnu11 -Wall -Wextra -ffunction-sections -fdata-sect
 KIT_LDFLAGS := -static -s -Wl,--gc-sections
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ibpf -I$(O)
 
-# What the build takes from Debian: HEADER:PACKAGE for the compiler, and
-# the BPF tools.  Checked once, so a missing one is named, not met as a
-# compiler error.
-BUILD_HEADERS := bpf/libbpf.h:libbpf-dev libelf.h:libelf-dev \
-	zlib.h:zlib1g-dev lzma.h:liblzma-dev bzlib.h:libbz2-dev \
-	zstd.h:libzstd-dev lz4.h:liblz4-dev lzo/lzo1x.h:liblzo2-dev
-BUILD_TOOLS := $(CC):gcc$(if $(CROSS_COMPILE),-$(TRIPLET_$(ARCH))) \
-	$(CLANG):clang $(LLVM_STRIP):llvm $(BPFTOOL):bpftool
-
 # An applet is an applets/*.c with a KIT_APPLET line; APPLETS= builds a
 # subset.  The engines they call sit in folders of their own under
 # applets/ (core/ is the multicall core every applet links).
@@ -100,12 +91,31 @@ OBJS := $(patsubst applets/%,$(O)/%.o,$(CORE) $(addprefix applets/,$(APPLETS)) \
 # The libraries each engine calls; linked in this order (libbpf needs
 # libelf and zlib), and only those of the engines linked: a kit without
 # the socket applets has no libbpf, libelf or BPF object in it.
-LIBS_sock := -lbpf -lelf -lz
-LIBS_rd := -lz -llzma -lbz2 -lzstd -llz4 -llzo2
-LIBS_boot := -lz -llzma -lzstd
+LIBS_sock := bpf elf z
+LIBS_rd := z lzma bz2 zstd lz4 lzo2
+LIBS_boot := z lzma zstd
 LIBS_led :=
-LIBS_ORDER := -lbpf -lelf -lz -llzma -lbz2 -lzstd -llz4 -llzo2
-KIT_LDLIBS = $(filter $(foreach d,$(1),$(LIBS_$(d))),$(LIBS_ORDER))
+LIBS_ORDER := bpf elf z lzma bz2 zstd lz4 lzo2
+engine_libs = $(filter $(foreach d,$(1),$(LIBS_$(d))),$(LIBS_ORDER))
+KIT_LDLIBS = $(addprefix -l,$(call engine_libs,$(1)))
+# What the build takes from Debian: each library's HEADER:PACKAGE, and the
+# compiler and (for the socket engine) the BPF tools.  Checked once per
+# set of engines, so a missing one is named, not met as a compiler error.
+HEADER_bpf := bpf/libbpf.h:libbpf-dev
+HEADER_elf := libelf.h:libelf-dev
+HEADER_z := zlib.h:zlib1g-dev
+HEADER_lzma := lzma.h:liblzma-dev
+HEADER_bz2 := bzlib.h:libbz2-dev
+HEADER_zstd := zstd.h:libzstd-dev
+HEADER_lz4 := lz4.h:liblz4-dev
+HEADER_lzo2 := lzo/lzo1x.h:liblzo2-dev
+BUILD_HEADERS := $(foreach l,$(call engine_libs,$(ENGINE_DIRS)),$(HEADER_$(l)))
+BUILD_TOOLS := $(CC):gcc$(if $(CROSS_COMPILE),-$(TRIPLET_$(ARCH))) \
+	$(if $(filter sock,$(ENGINE_DIRS)),$(CLANG):clang $(LLVM_STRIP):llvm \
+	$(BPFTOOL):bpftool)
+empty :=
+space := $(empty) $(empty)
+BUILD_DEPS := $(O)/build-deps-$(subst $(space),-,$(ENGINE_DIRS))
 
 ifeq ($(V),1)
 Q :=
@@ -126,7 +136,7 @@ $(KIT): $(OBJS)
 	$(Q)$(CC) $(KIT_LDFLAGS) $(LDFLAGS) -o $@ $(OBJS) \
 		$(call KIT_LDLIBS,$(ENGINE_DIRS)) $(LDLIBS)
 
-$(O)/%.o: applets/%.c applets/core/kit.h | $(O)/build-deps
+$(O)/%.o: applets/%.c applets/core/kit.h | $(BUILD_DEPS)
 	$(call msg,CC,$@)
 	$(Q)mkdir -p $(@D)
 	$(Q)$(CC) $(KIT_CFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
@@ -139,8 +149,9 @@ $(O)/version.h: FORCE | $(O)
 	cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
 FORCE:
 
-# A file that says the build's needs were met for this CC.
-$(O)/build-deps: | $(O)
+# A file that says the build's needs were met for this CC and these
+# engines.
+$(BUILD_DEPS): | $(O)
 	$(Q)missing=; \
 	for t in $(BUILD_TOOLS); do \
 		command -v $${t%%:*} >/dev/null || missing="$$missing $${t#*:}"; \

@@ -60,6 +60,23 @@ else
 		"status $status" "$(cat "$tmp/nozstd.log")"
 fi
 
+# A kit without the socket applets needs no libbpf-dev or libelf-dev:
+# their headers missing stop only a build that has tcpiter or udpiter.
+mkdir -p "$tmp/nobpf/bpf"
+echo '#error not installed' >"$tmp/nobpf/bpf/libbpf.h"
+echo '#error not installed' >"$tmp/nobpf/libelf.h"
+name="build: APPLETS without tcpiter and udpiter needs no libbpf-dev or libelf-dev"
+if build nobpf-set -j2 CPPFLAGS="-I$tmp/nobpf" APPLETS="initrd mcled rdload" &&
+   build nobpf-all CPPFLAGS="-I$tmp/nobpf"; then
+	fail "$name" "the full build went on without libbpf.h"
+elif [ -x "$tmp/nobpf-set/kit" ] &&
+     grep -q "^kit: the build needs the Debian packages libbpf-dev libelf-dev; run 'make deps' as root$" \
+	"$tmp/nobpf-all.log"; then
+	pass "$name"
+else
+	fail "$name" "$(tail -3 "$tmp/nobpf-set.log")" "$(cat "$tmp/nobpf-all.log")"
+fi
+
 # ARCH= takes the kernel's names.  `file` names the machine.
 cross() {
 	local arch=$1 machine=$2 name="build: make ARCH=$1 builds a static $2 kit"
