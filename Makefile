@@ -142,15 +142,18 @@ $(O)/%.o: applets/%.c applets/core/kit.h | $(BUILD_DEPS)
 	$(Q)$(CC) $(KIT_CFLAGS) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 # kit --version: the commit the binary was built from.  Written again
-# only when that changes, so a new commit rebuilds kit.o and no more.
+# only when that changes, so a new commit rebuilds kit.o and no more; a
+# git describe that fails (no git, or root in a user's checkout, which
+# git refuses as "dubious ownership") keeps what the last build wrote.
 $(O)/core/kit.o: $(O)/version.h
 $(O)/version.h: FORCE | $(O)
 	$(Q)echo '#define KIT_VERSION "$(VERSION)"' >$@.tmp; \
-	cmp -s $@.tmp $@ && rm $@.tmp || mv $@.tmp $@
+	if cmp -s $@.tmp $@ || { [ "$(VERSION)" = unknown ] && [ -f $@ ]; }; \
+	then rm $@.tmp; else mv $@.tmp $@; fi
 FORCE:
 
-# A file that says the build's needs were met for this CC and these
-# engines.
+# A file that says the build's needs were met for these engines (with
+# the CC of the build that wrote it).
 $(BUILD_DEPS): | $(O)
 	$(Q)missing=; \
 	for t in $(BUILD_TOOLS); do \
@@ -300,14 +303,17 @@ modules_clean:
 	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 
 # kit's main job: the four applets at work in a booted kernel (the demo).
-# A cross build's demo also builds the host's kit: it makes the initrd
-# wrapper (kit initrd mkcpio -i) here.
+# A cross build's demo also builds a kit for this machine, with initrd
+# only, whatever the command line says of the target's compiler and
+# applets: it makes the initrd wrapper (kit initrd mkcpio -i) here.
+HOST_KIT := $(if $(CROSS_DIR),$(O)/host/kit,$(KIT))
 run: deps
 	$(Q)$(MAKE) --no-print-directory $(if $(Q),-s) all
-	$(Q)$(if $(CROSS_COMPILE),$(MAKE) --no-print-directory $(if $(Q),-s) \
-		ARCH=$(HOST_ARCH) O=build KIT=kit all)
+	$(Q)$(if $(CROSS_DIR),$(MAKE) --no-print-directory $(if $(Q),-s) \
+		ARCH=$(HOST_ARCH) CROSS_COMPILE= CC=$(HOSTCC) APPLETS=initrd \
+		O=$(O)/host KIT=$(HOST_KIT) all)
 	$(Q)KIT=$(abspath $(KIT)) DEMO_ARCH=$(DEB_ARCH_$(ARCH)) \
-		HOST_KIT=$(abspath $(if $(CROSS_COMPILE),kit,$(KIT))) tests/vm/run-demo
+		HOST_KIT=$(abspath $(HOST_KIT)) tests/vm/run-demo
 
 # A shell in the VM, with kit and the module: make vm-shell K=6.12
 K ?= 6.1

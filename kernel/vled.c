@@ -67,6 +67,15 @@ struct vled {
 	struct device_attribute components, log_attr;
 };
 
+/*
+ * __counted_by came with dd06e72e68bc ("Compiler Attributes: Add
+ * __counted_by macro"); 6.1's stable updates took it later (Debian's
+ * 6.1.0-57 has it, 6.1.0-50 not).
+ */
+#ifndef __counted_by
+#define __counted_by(member)
+#endif
+
 /* The platform device's state (its drvdata): the LEDs of led=. */
 struct vled_priv {
 	struct attribute_group components, log;

@@ -29,21 +29,30 @@ else
 		"$(tail -5 "$tmp/os.log")"
 fi
 
-# --version names the commit the binary was built from: a kit built
-# before a commit once went on naming the older one.  A new version
-# compiles kit.c again, and nothing else.
+# --version names the commit the binary was built from (git describe,
+# or "unknown" in a tree without git): a kit built before a commit once
+# went on naming the older one.  A new version compiles kit.c again, and
+# nothing else; a git describe that fails later ("unknown") changes
+# nothing.
 name="build: kit --version names the commit it was built from, and a new one rebuilds only kit.o"
-want=$(git describe --always --dirty 2>/dev/null)
+want=$(env -u KIT make -s --no-print-directory \
+	--eval='print-version: ; @echo $(VERSION)' print-version)
 got=$("$tmp/os/kit" --version)
-env -u KIT make --no-print-directory O="$tmp/os" CFLAGS=-Os \
-	LDFLAGS=-Wl,-z,relro VERSION=next-commit >"$tmp/version.log" 2>&1
+rebuild() {
+	env -u KIT make --no-print-directory O="$tmp/os" CFLAGS=-Os \
+		LDFLAGS=-Wl,-z,relro VERSION="$1" >"$tmp/version-$1.log" 2>&1
+}
+rebuild next-commit
+rebuild unknown
 if [ "$got" = "kit $want" ] &&
-   [ "$("$tmp/os/kit" --version)" = "kit next-commit" ] &&
-   [ "$(grep -c '^  CC ' "$tmp/version.log")" = 1 ] &&
-   grep -q '^  CC .*core/kit.o$' "$tmp/version.log"; then
+   [ "$(grep -c '^  CC ' "$tmp/version-next-commit.log")" = 1 ] &&
+   grep -q '^  CC .*core/kit.o$' "$tmp/version-next-commit.log" &&
+   ! grep -q '^  CC ' "$tmp/version-unknown.log" &&
+   [ "$("$tmp/os/kit" --version)" = "kit next-commit" ]; then
 	pass "$name"
 else
-	fail "$name" "before: $got (git: $want)" "$(cat "$tmp/version.log")"
+	fail "$name" "before: $got (make's VERSION: $want)" \
+		"$(cat "$tmp/version-next-commit.log" "$tmp/version-unknown.log")"
 fi
 
 # A header the compiler cannot take stands for a -dev package missing.

@@ -50,7 +50,7 @@ old_initrd() {
 }
 demo 6.1
 old_initrd 7.3
-KIT=$KIT_ARM64 DEMO_ARCH=arm64 demo arm64/6.1 arm64
+HOST_KIT=$KIT KIT=$KIT_ARM64 DEMO_ARCH=arm64 demo arm64/6.1 arm64
 old_initrd arm64/7.3 arm64
 
 # A step that fails: the same demo with a kit built without tcpiter.  Its

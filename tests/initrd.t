@@ -13,6 +13,7 @@ base=$(mktemp -d /tmp/kit-initrd.XXXXXX)
 work=$base
 trap 'rm -rf --one-file-system "$base"; t_cleanup' EXIT
 kernels=${INITRD_KERNELS:-6.1 6.12 7.3 arm64/7.3 armhf/6.1}
+host_arch=$(dpkg --print-architecture)
 # The modules the wrappers take (7.x caches keep only those named).
 modules="brd ext4 jbd2 crc32c_cryptoapi crc32c_generic crc32c_intel minix romfs
 	virtio_pci virtio_blk"
@@ -260,11 +261,11 @@ host_checks() {
 	expect_err "initrd: [$k] mkcpio: an unknown module" 1 \
 		"initrd: no module nosuchmod in .*/modules.dep" \
 		"$KIT" initrd mkcpio -r "$root" -k "$kver" -i "$init" -m nosuchmod -o "$work/n.cpio"
-	# A wrapper made on x86 for an ARM kernel takes the ARM kit: this
-	# kit as its /init would not run there.
-	[ "$arch" = amd64 ] && return
+	# A wrapper made here for another machine's kernel takes that
+	# machine's kit: this kit as its /init would not run there.
+	[ "$arch" = "$host_arch" ] && return
 	expect_err "initrd: [$k] mkcpio without -i: this kit is not for the kernel's machine" 1 \
-		"initrd: .*/brd\\.ko.* is an ${kbuild_arch[$arch]} module, but /init would be this kit, built for x86; give -i KIT, a kit built with make ARCH=${kbuild_arch[$arch]}" \
+		"initrd: .*/brd\\.ko.* is an ${kbuild_arch[$arch]} module, but /init would be this kit, built for ${kbuild_arch[$host_arch]}; give -i KIT, a kit built with make ARCH=${kbuild_arch[$arch]}" \
 		"$KIT" initrd mkcpio -r "$root" -k "$kver" -o "$work/n.cpio"
 	[ -e "$work/n.cpio" ] &&
 		fail "initrd: [$k] mkcpio without -i: no archive left" ||
@@ -322,9 +323,19 @@ host_usage_checks() {
 	ln -sf "$KIT" "$work/init"
 	expect_err "initrd: as init, but not PID 1" 2 \
 		"initrd: as init, kit runs only as PID 1" "$work/init"
-	expect_err "initrd: mkcpio -i: a file that is not a program" 1 \
-		"initrd: $TESTS/lib.sh is not an ELF executable; give -i KIT, a kit binary" \
-		"$KIT" initrd mkcpio -i "$TESTS/lib.sh" -o "$work/n.cpio"
+	# -i KIT: what the kernel could not execute as /init is refused.
+	cp "$KIT" "$work/kit-noexec" && chmod 644 "$work/kit-noexec"
+	for f in "$TESTS/lib.sh" "$work/kit-noexec"; do
+		expect_err "initrd: mkcpio -i: refuses $(basename "$f")" 1 \
+			"initrd: $f is not an executable ELF file; give -i KIT, a kit binary" \
+			"$KIT" initrd mkcpio -i "$f" -o "$work/n.cpio"
+	done
+	expect_err "initrd: mkcpio -i: refuses a directory" 1 \
+		"initrd: $TESTS is not a file; give -i KIT, a kit binary" \
+		"$KIT" initrd mkcpio -i "$TESTS" -o "$work/n.cpio"
+	[ -e "$work/n.cpio" ] &&
+		fail "initrd: mkcpio -i refused: no archive left" ||
+		pass "initrd: mkcpio -i refused: no archive left"
 }
 
 # wrapped IMAGE OUT [START]: the image behind the wrapper, as a boot loader puts
@@ -628,7 +639,8 @@ kernel_boots() {
 	echo "initrd: [$k] kernel $kver"
 	root=$PWD/tests/vm/cache/$kver
 	if [ ! -f "$init" ]; then
-		fail "initrd: [$k] a kit for $arch" "no $init: run make kit-${kbuild_arch[$arch]}"
+		fail "initrd: [$k] a kit for $arch" \
+			"no $init: run make test (it builds the ARM kits)"
 		return
 	fi
 	busybox=/bin/busybox

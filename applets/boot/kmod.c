@@ -466,7 +466,10 @@ void close_modules(struct modules *m)
  * The module is for the machine /init runs on: a kernel runs an /init
  * of its own architecture only (else "Failed to execute /init (error
  * -8)", kernel_init()), and an image made on another machine takes
- * that machine's kit unless told.  0, or -1 with *m->err.
+ * that machine's kit unless told.  (An arm64 kernel with CONFIG_COMPAT
+ * would run a 32-bit ARM kit too; mkcpio asks for the kernel's own.)
+ * Checked as the modules are packed: a wrapper with no module (brd built
+ * in) is not checked.  0, or -1 with *m->err.
  */
 static int same_machine(struct modules *m, const char *path,
 			const unsigned char *ko, size_t size)
@@ -474,7 +477,7 @@ static int same_machine(struct modules *m, const char *path,
 	unsigned int machine = elf_machine(ko, size);
 	const char *arch = machine_arch(machine);
 
-	if (!m->machine || machine == m->machine)
+	if (machine == m->machine)
 		return 0;
 	if (!arch)
 		return kit_fail(m->err, EXIT_RUNTIME, 0, "%s is for ELF machine "

@@ -20,11 +20,12 @@
 
 unsigned int elf_machine(const unsigned char *data, size_t len)
 {
-	const unsigned char *m = data + offsetof(Elf32_Ehdr, e_machine);
+	const unsigned char *m;
 
-	/* e_machine has the same place in ELF32 and ELF64 headers. */
 	if (len < sizeof(Elf32_Ehdr) || memcmp(data, ELFMAG, SELFMAG))
 		return 0;
+	/* e_machine has the same place in ELF32 and ELF64 headers. */
+	m = data + offsetof(Elf32_Ehdr, e_machine);
 	if (data[EI_DATA] == ELFDATA2MSB)
 		return m[0] << 8 | m[1];
 	return m[1] << 8 | m[0];

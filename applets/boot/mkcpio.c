@@ -5,6 +5,8 @@
  * in dependency order with the list /init reads, and the image if given.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -68,21 +70,37 @@ static int choose_init(struct mkcpio_job *job, struct modules *m)
 	unsigned char hdr[64];
 	struct stat st;
 	ssize_t n;
-	int fd;
+	int fd, ret = -1;
 
 	m->init = job->init ? job->init : "/proc/self/exe";
 	m->init_name = job->init ? job->init : "this kit";
-	fd = open_regular(m->init, &st, m->err);
+	fd = open(m->init, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return -1;
-	n = read(fd, hdr, sizeof(hdr));
-	close(fd);
-	m->machine = n > 0 ? elf_machine(hdr, n) : 0;
-	if (!m->machine)
-		return kit_fail(m->err, EXIT_RUNTIME, 0, "%s is not an ELF "
-				"executable; give -i KIT, a kit binary",
+		return kit_fail(m->err, EXIT_RUNTIME, errno, "cannot read %s",
 				m->init_name);
-	return 0;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		kit_fail(m->err, EXIT_RUNTIME, 0, "%s is not a file; give -i "
+			 "KIT, a kit binary", m->init_name);
+		goto out;
+	}
+	n = read(fd, hdr, sizeof(hdr));
+	if (n < 0) {
+		kit_fail(m->err, EXIT_RUNTIME, errno, "cannot read %s",
+			 m->init_name);
+		goto out;
+	}
+	/* The kernel execs /init as the cpio says: it must be executable
+	 * (else "Failed to execute /init (error -13)"). */
+	m->machine = elf_machine(hdr, n);
+	if (!m->machine || !(st.st_mode & S_IXUSR)) {
+		kit_fail(m->err, EXIT_RUNTIME, 0, "%s is not an executable "
+			 "ELF file; give -i KIT, a kit binary", m->init_name);
+		goto out;
+	}
+	ret = 0;
+out:
+	close(fd);
+	return ret;
 }
 
 static int write_archive(struct cpio *c, struct modules *m,

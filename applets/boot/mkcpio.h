@@ -110,8 +110,7 @@ struct modules {
 	char *visited[MODULES_MAX], *acyclic[MODULES_MAX];
 	int nvisited, nacyclic;
 	/* What /init is built for (its e_machine), its path and its name
-	 * in messages: each module must be for the same machine; 0 checks
-	 * nothing. */
+	 * in messages: each module must be for the same machine. */
 	unsigned int machine;
 	const char *init, *init_name;
 	struct kit_err *err;	/* where its errors go */
