@@ -298,7 +298,7 @@ static void test_cpio_errors(void)
 	      !strcmp(err.msg, "big: 4294967296 bytes is more than a newc "
 		      "cpio can hold"));
 	check("open_regular: a directory is returned",
-	      open_regular("/tmp", &st, &err) == -1 &&
+	      open_regular("/tmp", REMEDY_IMAGE, &st, &err) == -1 &&
 	      !strcmp(err.msg, "/tmp is a directory; give the RAM disk "
 		      "image's file"));
 }

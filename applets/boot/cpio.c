@@ -25,7 +25,7 @@
 static int write_error(struct cpio *c)
 {
 	return kit_fail(c->err, EXIT_RUNTIME, errno, "write error on %s",
-			   c->path);
+			c->path);
 }
 
 static int cpio_write(struct cpio *c, const void *buf, size_t len)
@@ -50,8 +50,8 @@ int cpio_header(struct cpio *c, const char *name, unsigned int mode,
 
 	if (size > CPIO_FILE_MAX)
 		return kit_fail(c->err, EXIT_RUNTIME, 0, "%s: %lu bytes is "
-				   "more than a newc cpio can hold", name,
-				   size);
+				"more than a newc cpio can hold", name,
+				size);
 	len = snprintf(hdr, sizeof(hdr),
 		       "070701%08lX%08X%08X%08X%08X%08X%08lX%08X%08X%08X"
 		       "%08X%08zX%08X%s", ++c->ino, mode, 0, 0,
@@ -68,7 +68,8 @@ int cpio_data(struct cpio *c, const char *name, unsigned int mode,
 	return cpio_write(c, data, size);
 }
 
-int open_regular(const char *path, struct stat *st, struct kit_err *e)
+int open_regular(const char *path, const char *remedy, struct stat *st,
+		 struct kit_err *e)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
@@ -77,13 +78,13 @@ int open_regular(const char *path, struct stat *st, struct kit_err *e)
 		goto fail;
 	}
 	if (S_ISDIR(st->st_mode)) {
-		kit_fail(e, EXIT_RUNTIME, 0, "%s is a directory; give the "
-			    "RAM disk image's file", path);
+		kit_fail(e, EXIT_RUNTIME, 0, "%s is a directory; %s", path,
+			 remedy);
 		goto fail;
 	}
 	if (!S_ISREG(st->st_mode)) {
-		kit_fail(e, EXIT_RUNTIME, 0, "%s is not a regular file; "
-			    "give the RAM disk image's file", path);
+		kit_fail(e, EXIT_RUNTIME, 0, "%s is not a regular file; %s",
+			 path, remedy);
 		goto fail;
 	}
 	return fd;
@@ -104,8 +105,8 @@ static int copy_file(struct cpio *c, int fd, const char *path, off_t left)
 				  (size_t)left : sizeof(buf));
 		if (n <= 0)
 			return kit_fail(c->err, EXIT_RUNTIME, 0,
-					   "%s changed while it was read",
-					   path);
+					"%s changed while it was read",
+					path);
 		if (write_all(c->fd, buf, n) < 0)
 			return write_error(c);
 		c->offset += n;
@@ -113,10 +114,11 @@ static int copy_file(struct cpio *c, int fd, const char *path, off_t left)
 	return 0;
 }
 
-int cpio_file(struct cpio *c, const char *name, const char *path)
+int cpio_file(struct cpio *c, const char *name, const char *path,
+	      const char *remedy)
 {
 	struct stat st;
-	int ret = -1, fd = open_regular(path, &st, c->err);
+	int ret = -1, fd = open_regular(path, remedy, &st, c->err);
 
 	if (fd < 0)
 		return -1;
@@ -204,7 +206,7 @@ static int open_partial(const char *path, const struct stat *old,
 	    (int)sizeof(partial)) {
 		partial[0] = '\0';
 		return kit_fail(e, EXIT_USAGE, 0, "-o %s: path too long",
-				   path);
+				path);
 	}
 	catch_partial_signals();
 	/* The name is whole before a handler may unlink it. */
@@ -215,15 +217,15 @@ static int open_partial(const char *path, const struct stat *old,
 	block_partial_signals(SIG_UNBLOCK);
 	if (fd < 0)
 		return kit_fail(e, EXIT_RUNTIME, errno, "cannot create %s",
-				   path);
+				path);
 	if (old && !geteuid() && fchown(fd, old->st_uid, old->st_gid)) {
 		kit_fail(e, EXIT_RUNTIME, errno, "cannot give %s the owner "
-			    "of %s", partial, path);
+			 "of %s", partial, path);
 		goto fail;
 	}
 	if (fchmod(fd, old ? old->st_mode & 07777 : 0666 & ~mask)) {
 		kit_fail(e, EXIT_RUNTIME, errno, "cannot set the mode of %s",
-			    partial);
+			 partial);
 		goto fail;
 	}
 	return fd;
@@ -240,15 +242,15 @@ static int open_new(const char *out, char **target, struct kit_err *e)
 
 	if (errno != ENOENT)
 		return kit_fail(e, EXIT_RUNTIME, errno, "cannot write %s",
-				   out);
+				out);
 	if (!lstat(out, &st))
 		return kit_fail(e, EXIT_RUNTIME, 0, "-o %s is a symlink to "
-				   "nothing; give the archive's file name",
-				   out);
+				"nothing; give the archive's file name",
+				out);
 	*target = strdup(out);
 	if (!*target)
 		return kit_fail(e, EXIT_RUNTIME, errno, "cannot write %s",
-				   out);
+				out);
 	return open_partial(out, NULL, e);
 }
 
@@ -259,11 +261,11 @@ static int open_in_place(const char *out, struct kit_err *e)
 
 	if (fd < 0)
 		return kit_fail(e, EXIT_RUNTIME, errno, "cannot write %s",
-				   out);
+				out);
 	if (isatty(fd)) {
 		close(fd);
 		return kit_fail(e, EXIT_USAGE, 0, "the cpio is binary: -o "
-				   "%s is a terminal", out);
+				"%s is a terminal", out);
 	}
 	return fd;
 }
@@ -282,29 +284,29 @@ int open_output(const char *out, const char *image, char **target,
 	*target = NULL;
 	if (out[strlen(out) - 1] == '/')
 		return kit_fail(e, EXIT_RUNTIME, 0, "-o %s names a "
-				   "directory; give the archive's file name, "
-				   "e.g. -o %sinitrd.cpio", out, out);
+				"directory; give the archive's file name, "
+				"e.g. -o %sinitrd.cpio", out, out);
 	if (stat(out, &st))
 		return open_new(out, target, e);
 	if (S_ISDIR(st.st_mode))
 		return kit_fail(e, EXIT_RUNTIME, 0, "-o %s is a directory; "
-				   "give the archive's file name, e.g. -o "
-				   "%s/initrd.cpio", out, out);
+				"give the archive's file name, e.g. -o "
+				"%s/initrd.cpio", out, out);
 	if (image && !stat(image, &img) && img.st_dev == st.st_dev &&
 	    img.st_ino == st.st_ino)
 		return kit_fail(e, EXIT_RUNTIME, 0, "-o %s is IMAGE itself: "
-				   "write the archive elsewhere", out);
+				"write the archive elsewhere", out);
 	if (S_ISREG(st.st_mode)) {
 		*target = realpath(out, NULL);
 		if (!*target)
 			return kit_fail(e, EXIT_RUNTIME, errno, "cannot "
-					   "resolve %s", out);
+					"resolve %s", out);
 		return open_partial(*target, &st, e);
 	}
 	if (!S_ISCHR(st.st_mode) && !S_ISFIFO(st.st_mode))
 		return kit_fail(e, EXIT_RUNTIME, 0, "-o %s is neither a file, "
-				   "a pipe nor a character device: mkcpio does "
-				   "not write over it", out);
+				"a pipe nor a character device: mkcpio does "
+				"not write over it", out);
 	return open_in_place(out, e);
 }
 

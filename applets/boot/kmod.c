@@ -61,7 +61,7 @@ static char *find_module_line(char *list, const char *name, size_t *len)
 static int too_many(struct modules *m)
 {
 	return kit_fail(m->err, EXIT_RUNTIME, 0, "more than %d modules",
-			   MODULES_MAX);
+			MODULES_MAX);
 }
 
 /* Whether line is in set[n]. */
@@ -110,7 +110,7 @@ static int choose(struct modules *m, const char *line, size_t len,
 	m->chosen[m->count] = strndup(line, len);
 	if (!m->chosen[m->count])
 		return kit_fail(m->err, EXIT_RUNTIME, ENOMEM, "cannot "
-				   "choose %.*s", (int)len, line);
+				"choose %.*s", (int)len, line);
 	m->soft[m->count++] = soft;
 	return 0;
 }
@@ -143,7 +143,7 @@ static int dep_line(struct modules *m, const char *path, bool soft,
 	if (!*line && !soft &&
 	    !(m->builtin && find_module_line(m->builtin, name, &len)))
 		return kit_fail(m->err, EXIT_RUNTIME, 0, "no module %s in "
-				   "%s/modules.dep", name, m->dir);
+				"%s/modules.dep", name, m->dir);
 	return 0;
 }
 
@@ -167,8 +167,8 @@ static int report_cycle(struct modules *m, char **path, int from,
 			break;
 	}
 	return kit_fail(m->err, EXIT_RUNTIME, 0, "%s/modules.dep has a "
-			   "dependency cycle, %s: no order loads them; run "
-			   "depmod", m->dir, chain);
+			"dependency cycle, %s: no order loads them; run "
+			"depmod", m->dir, chain);
 }
 
 static int check_cycle(struct modules *m, char *line, char **path,
@@ -325,9 +325,9 @@ static int add_aliased(struct modules *m, const char *name, bool soft)
 		dline = find_module_line(m->dep, mod, &len);
 		if (!dline)
 			return kit_fail(m->err, EXIT_RUNTIME, 0, "%s/modules."
-					   "alias gives %s for %s, which "
-					   "modules.dep lacks; run depmod",
-					   m->dir, mod, name);
+					"alias gives %s for %s, which "
+					"modules.dep lacks; run depmod",
+					m->dir, mod, name);
 		if (soft_module(m, dline, soft))
 			return -1;
 		found++;
@@ -382,8 +382,8 @@ int add_module(struct modules *m, const char *word)
 	found = add_wanted(m, word, false);
 	if (!found)
 		return kit_fail(m->err, EXIT_RUNTIME, 0, "no module %s in "
-				   "%s/modules.dep, modules.alias or "
-				   "modules.builtin", word, m->dir);
+				"%s/modules.dep, modules.alias or "
+				"modules.builtin", word, m->dir);
 	return found < 0 ? -1 : 0;
 }
 
@@ -433,13 +433,13 @@ int open_modules(struct modules *m, const char *root, const char *kver)
 	if (snprintf(m->dir, sizeof(m->dir), "%s/lib/modules/%s",
 		     strcmp(root, "/") ? root : "", kver) >= (int)sizeof(m->dir))
 		return kit_fail(m->err, EXIT_USAGE, 0, "-r %s: path too "
-				   "long", root);
+				"long", root);
 	if (read_list(m, "modules.dep", &m->dep, NULL))
 		return -1;
 	if (!m->dep)
 		return kit_fail(m->err, EXIT_RUNTIME, errno, "cannot read "
-				   "%s/modules.dep (give -k KVER of an "
-				   "installed kernel, or -r ROOT)", m->dir);
+				"%s/modules.dep (give -k KVER of an "
+				"installed kernel, or -r ROOT)", m->dir);
 	if (read_list(m, "modules.builtin", &m->builtin, NULL) ||
 	    read_list(m, "modules.softdep", &m->softdep, NULL) ||
 	    read_list(m, "modules.alias", &m->alias, NULL) ||
@@ -480,9 +480,9 @@ static int same_machine(struct modules *m, const char *path,
 	if (machine == m->machine)
 		return 0;
 	if (!arch)
-		return kit_fail(m->err, EXIT_RUNTIME, 0, "%s is for ELF machine "
-				"%u, which kit is not built for", path,
-				machine);
+		return kit_fail(m->err, EXIT_RUNTIME, 0,
+				"%s is for ELF machine %u, which kit is not "
+				"built for", path, machine);
 	return kit_fail(m->err, EXIT_RUNTIME, 0, "%s is an %s module, but "
 			"/init would be %s, built for %s; give -i KIT, a kit "
 			"built with make ARCH=%s", path, arch, m->init_name,
@@ -503,11 +503,11 @@ static int cpio_module(struct cpio *c, struct modules *m, const char *path,
 		return -1;
 	if (!in)
 		return kit_fail(c->err, EXIT_RUNTIME, errno, "cannot read "
-				   "%s", path);
+				"%s", path);
 	why = unpack_module_data(path, (unsigned char *)in, in_size, &ko);
 	if (why) {
 		kit_fail(c->err, EXIT_RUNTIME, 0, "%s %s; reinstall its "
-			    "package", path, why);
+			 "package", path, why);
 		goto out;
 	}
 	if (same_machine(m, path, ko.data, ko.size))
@@ -539,7 +539,7 @@ int cpio_modules(struct cpio *c, struct modules *m)
 				name, arcname, m->soft[i] ? " soft" : "");
 		if (len >= sizeof(list))
 			return kit_fail(c->err, EXIT_RUNTIME, 0, "too many "
-					   "modules for the list");
+					"modules for the list");
 	}
 	return cpio_data(c, LIST_PATH + 1, S_IFREG | 0644, list, len);
 }

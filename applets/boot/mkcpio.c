@@ -6,7 +6,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -26,21 +25,21 @@ static const char *image_fs(const struct mkcpio_job *job,
 	struct rd_job rd = { .volumes = volumes, .count = 1,
 			     .start = (uint64_t)job->start * RD_BLOCK };
 	struct stat st;
-	int fd = open_regular(job->image, &st, e);
+	int fd = open_regular(job->image, REMEDY_IMAGE, &st, e);
 
 	if (fd < 0)
 		return NULL;
 	close(fd);
 	if (rd_identify(&rd)) {
 		kit_fail(e, EXIT_RUNTIME, 0, "%s: %s; give -s START if it "
-			    "starts at a later block (as ramdisk_start= "
-			    "will)", job->image, rd.error);
+			 "starts at a later block (as ramdisk_start= "
+			 "will)", job->image, rd.error);
 		return NULL;
 	}
 	if (!rd.fs)
 		kit_fail(e, EXIT_RUNTIME, 0, "%s: the kernel would find no "
-			    "filesystem in it; name its module with -m",
-			    job->image);
+			 "filesystem in it; name its module with -m",
+			 job->image);
 	return rd.fs;
 }
 
@@ -74,15 +73,9 @@ static int choose_init(struct mkcpio_job *job, struct modules *m)
 
 	m->init = job->init ? job->init : "/proc/self/exe";
 	m->init_name = job->init ? job->init : "this kit";
-	fd = open(m->init, O_RDONLY | O_CLOEXEC);
+	fd = open_regular(m->init, REMEDY_INIT, &st, m->err);
 	if (fd < 0)
-		return kit_fail(m->err, EXIT_RUNTIME, errno, "cannot read %s",
-				m->init_name);
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		kit_fail(m->err, EXIT_RUNTIME, 0, "%s is not a file; give -i "
-			 "KIT, a kit binary", m->init_name);
-		goto out;
-	}
+		return -1;
 	n = read(fd, hdr, sizeof(hdr));
 	if (n < 0) {
 		kit_fail(m->err, EXIT_RUNTIME, errno, "cannot read %s",
@@ -94,7 +87,7 @@ static int choose_init(struct mkcpio_job *job, struct modules *m)
 	m->machine = elf_machine(hdr, n);
 	if (!m->machine || !(st.st_mode & S_IXUSR)) {
 		kit_fail(m->err, EXIT_RUNTIME, 0, "%s is not an executable "
-			 "ELF file; give -i KIT, a kit binary", m->init_name);
+			 "ELF file; %s", m->init_name, REMEDY_INIT);
 		goto out;
 	}
 	ret = 0;
@@ -109,9 +102,9 @@ static int write_archive(struct cpio *c, struct modules *m,
 	if (cpio_data(c, "dev", S_IFDIR | 0755, NULL, 0) ||
 	    cpio_header(c, "dev/console", S_IFCHR | 0600, makedev(5, 1), 0) ||
 	    cpio_data(c, "kit", S_IFDIR | 0755, NULL, 0) ||
-	    cpio_file(c, "init", m->init) || cpio_modules(c, m))
+	    cpio_file(c, "init", m->init, REMEDY_INIT) || cpio_modules(c, m))
 		return -1;
-	if (image && cpio_file(c, IMAGE_PATH + 1, image))
+	if (image && cpio_file(c, IMAGE_PATH + 1, image, REMEDY_IMAGE))
 		return -1;
 	return cpio_data(c, "TRAILER!!!", 0, NULL, 0);
 }
@@ -133,7 +126,7 @@ int mkcpio(struct mkcpio_job *job)
 			goto out;
 	} else if (isatty(STDOUT_FILENO)) {
 		kit_fail(e, EXIT_USAGE, 0, "the cpio is binary: give -o OUT "
-			    "or redirect stdout");
+			 "or redirect stdout");
 		goto out;
 	}
 	if (write_archive(&c, &m, job->image)) {

@@ -53,11 +53,16 @@ int cpio_header(struct cpio *c, const char *name, unsigned int mode,
 		dev_t rdev, unsigned long size);
 int cpio_data(struct cpio *c, const char *name, unsigned int mode,
 	      const void *data, size_t len);
+/* What to give instead of a path that is no regular file. */
+#define REMEDY_IMAGE	"give the RAM disk image's file"
+#define REMEDY_INIT	"give -i KIT, a kit binary"
 /* A file copied whole, under a name of its own. */
-int cpio_file(struct cpio *c, const char *name, const char *path);
+int cpio_file(struct cpio *c, const char *name, const char *path,
+	      const char *remedy);
 /* A file mkcpio copies (/init, IMAGE), open, and never a directory: its
- * fd, or -1 with *e. */
-int open_regular(const char *path, struct stat *st, struct kit_err *e);
+ * fd, or -1 with *e, which names the remedy. */
+int open_regular(const char *path, const char *remedy, struct stat *st,
+		 struct kit_err *e);
 /*
  * OUT opened for writing: a regular OUT, or a new one, as OUT.XXXXXX in
  * its directory (*target: OUT, renamed over at close_output(); the

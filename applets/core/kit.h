@@ -13,6 +13,7 @@
 /* Exit codes, the same for every applet. */
 #define EXIT_RUNTIME	1	/* the kernel, a file or the input said no */
 #define EXIT_USAGE	2	/* the command line is wrong */
+#define EXIT_NOAPPLET	127	/* no such applet, as a shell says */
 
 /*
  * An engine's error: engines return -1 with it filled, the applet dies
@@ -26,7 +27,6 @@ struct kit_err {
  * unless errnum is 0; returns -1. */
 int kit_fail(struct kit_err *e, int status, int errnum, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
-#define EXIT_NOAPPLET	127	/* no such applet, as a shell says */
 
 struct applet {
 	const char *name;
