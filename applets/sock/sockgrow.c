@@ -1,13 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The socket engine's arrays' growth (sockerr.h). */
-#include <errno.h>
-#include <stdarg.h>
-#include <stdio.h>
+/* The socket engine's arrays' growth (sockgrow.h). */
 #include <stdlib.h>
-#include <string.h>
 
-#include "core/kit.h"
-#include "sock/sockerr.h"
+#include "sock/sockgrow.h"
 
 void *sock_grow(void *v, size_t *cap, size_t need, size_t size)
 {

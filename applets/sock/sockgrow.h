@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The socket engine's errors: each layer returns -1 and fills a struct
- * kit_err (core/kit.h) with the message and the exit status the applet
- * dies with; and its arrays' growth.
+ * The socket engine's arrays' growth.  Each layer returns -1 with a
+ * struct kit_err (core/kit.h) filled, which this header brings in.
  */
-#ifndef SOCKERR_H
-#define SOCKERR_H
+#ifndef SOCKGROW_H
+#define SOCKGROW_H
 
 #include <stddef.h>
 

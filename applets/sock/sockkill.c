@@ -310,9 +310,9 @@ int sock_kill_check(const struct sockiter_proto *proto, struct kit_err *e)
 
 	if (!sock_has_cap(CAP_NET_ADMIN))
 		return kit_fail(e, EXIT_RUNTIME, 0, "kill needs "
-				 SOCK_KILL_PRIVILEGES " to "
-				 "close sockets through inet_diag (kernels "
-				 "before 6.5)");
+				SOCK_KILL_PRIVILEGES " to "
+				"close sockets through inet_diag (kernels "
+				"before 6.5)");
 	err = diag_support(proto);
 	if (err == DIAG_BROKEN) {
 		*e = diag_err;
@@ -320,15 +320,16 @@ int sock_kill_check(const struct sockiter_proto *proto, struct kit_err *e)
 	}
 	if (err == -EOPNOTSUPP)
 		return kit_fail(e, EXIT_RUNTIME, 0, "kill needs Linux 6.5 (the "
-				 "bpf_sock_destroy kfunc) or a kernel built "
-				 "with CONFIG_INET_DIAG_DESTROY: this one has "
-				 "neither");
+				"bpf_sock_destroy kfunc) or a kernel built "
+				"with CONFIG_INET_DIAG_DESTROY: this one has "
+				"neither");
 	if (err == KILL_NO_DIAG)
-		return kit_fail(e, EXIT_RUNTIME, 0, "kill: " NO_DIAG, proto->name,
-				 proto->name);
+		return kit_fail(e, EXIT_RUNTIME, 0,
+				"kill: " NO_DIAG, proto->name, proto->name);
 	if (err)
-		return kit_fail(e, EXIT_RUNTIME, 0, "kill: cannot close sockets "
-				 "through inet_diag: %s", strerror(-err));
+		return kit_fail(e, EXIT_RUNTIME, 0,
+				"kill: cannot close sockets through "
+				"inet_diag: %s", strerror(-err));
 	return 0;
 }
 

@@ -145,8 +145,8 @@ int sock_prepare(struct sockiter *it, bool *hz_guessed, struct kit_err *e)
 		return kit_fail(e, EXIT_RUNTIME, 0, NEED_PRIVILEGES);
 	if (access("/sys/kernel/btf/vmlinux", R_OK))
 		return kit_fail(e, EXIT_RUNTIME, 0, "kernel has no BTF at "
-				 "/sys/kernel/btf/vmlinux: use a kernel built "
-				 "with CONFIG_DEBUG_INFO_BTF=y");
+				"/sys/kernel/btf/vmlinux: use a kernel built "
+				"with CONFIG_DEBUG_INFO_BTF=y");
 	it->config.hz = config_hz();
 	if (!it->config.hz)
 		it->config.hz = sampled_hz();
@@ -190,8 +190,9 @@ int sock_attach(const struct sockiter *it, const struct sockiter_prog *prog,
 	int link = bpf_link_create(prog->fd, 0, BPF_TRACE_ITER, NULL);
 
 	if (link < 0)
-		return kit_fail(e, EXIT_RUNTIME, errno, "cannot attach the BPF %s iterator",
-				       it->proto->name);
+		return kit_fail(e, EXIT_RUNTIME, errno,
+				"cannot attach the BPF %s iterator",
+				it->proto->name);
 	return link;
 }
 
@@ -203,13 +204,13 @@ int sock_load(const struct sockiter *it, const struct sockiter_loader *loader,
 
 	if (err && !iterator_exists(it->proto->iter_func))
 		return kit_fail(e, EXIT_RUNTIME, 0, "kernel has no BPF %s "
-				 "iterator (needs Linux 5.9 or later)", name);
+				"iterator (needs Linux 5.9 or later)", name);
 	if (err == -EPERM)
 		return kit_fail(e, EXIT_RUNTIME, 0, NEED_PRIVILEGES);
 	if (err)
 		return kit_fail(e, EXIT_RUNTIME, 0, "cannot load the BPF %s "
-				 "iterator: %s%s", name, strerror(-err),
-				 it->verbose ? "" : " (-v tells why)");
+				"iterator: %s%s", name, strerror(-err),
+				it->verbose ? "" : " (-v tells why)");
 	return sock_attach(it, prog, e);
 }
 
@@ -232,24 +233,28 @@ int sock_pin(const struct sockiter *it, int link, struct kit_err *e)
 
 	if (!on_bpffs("/sys/fs/bpf") &&
 	    mount("bpf", "/sys/fs/bpf", "bpf", 0, NULL))
-		return kit_fail(e, EXIT_RUNTIME, errno, "cannot mount bpffs at /sys/fs/bpf");
+		return kit_fail(e, EXIT_RUNTIME, errno,
+				"cannot mount bpffs at /sys/fs/bpf");
 	if (!stat(path, &st) && S_ISDIR(st.st_mode))
 		return kit_fail(e, EXIT_RUNTIME, 0, "%s is a directory: pin "
-				 "takes the path of a new file in it, e.g. "
-				 "%s/%s",
-				 path, path, it->proto->name);
+				"takes the path of a new file in it, e.g. "
+				"%s/%s",
+				path, path, it->proto->name);
 	snprintf(dir, sizeof(dir), "%s", path);
 	if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode))
 		return kit_fail(e, EXIT_RUNTIME, 0, "no directory %s for %s: "
-				 "create it (mkdir -p %s)", dir, path, dir);
+				"create it (mkdir -p %s)", dir, path, dir);
 	if (!on_bpffs(dir))
-		return kit_fail(e, EXIT_RUNTIME, 0, "%s is not on a bpffs (mount "
-				 "-t bpf bpf DIR, or use /sys/fs/bpf)", path);
+		return kit_fail(e, EXIT_RUNTIME, 0,
+				"%s is not on a bpffs (mount -t bpf bpf DIR, "
+				"or use /sys/fs/bpf)", path);
 	if (!access(path, F_OK))
-		return kit_fail(e, EXIT_RUNTIME, 0, "%s exists: remove it first "
-				 "(rm %s)", path, path);
+		return kit_fail(e, EXIT_RUNTIME, 0,
+				"%s exists: remove it first (rm %s)", path,
+				path);
 	if (bpf_obj_pin(link, path))
-		return kit_fail(e, EXIT_RUNTIME, errno, "cannot pin at %s", path);
+		return kit_fail(e, EXIT_RUNTIME, errno,
+				"cannot pin at %s", path);
 	return 0;
 }
 

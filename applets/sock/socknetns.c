@@ -41,7 +41,8 @@ static int enter_netns(int fd, const char *what, struct kit_err *e)
 	int err = setns(fd, CLONE_NEWNET);
 
 	if (err)
-		kit_fail(e, EXIT_RUNTIME, errno, "cannot enter network namespace %s", what);
+		kit_fail(e, EXIT_RUNTIME, errno,
+			 "cannot enter network namespace %s", what);
 	close(fd);
 	return err ? -1 : 0;
 }
@@ -58,8 +59,8 @@ static int spec_path(char *path, size_t size, const char *format,
 {
 	if (snprintf(path, size, format, spec) >= (int)size)
 		return kit_fail(e, EXIT_USAGE, 0, "-N takes a name or path "
-				 "shorter than %zu bytes, got %zu", size,
-				 strlen(spec));
+				"shorter than %zu bytes, got %zu", size,
+				strlen(spec));
 	return 0;
 }
 
@@ -81,7 +82,7 @@ static int netns_path(const char *spec, char *path, size_t size,
 	if (!strncmp(spec, "pid:", 4)) {
 		if (!all_digits(spec + 4))
 			return kit_fail(e, EXIT_USAGE, 0, "-N pid:PID takes a "
-					 "process number, got '%s'", spec);
+					"process number, got '%s'", spec);
 		return spec_path(path, size, "/proc/%s/ns/net", spec + 4, e);
 	}
 	if (spec_path(path, size, "/run/netns/%s", spec, e))
@@ -92,8 +93,8 @@ static int netns_path(const char *spec, char *path, size_t size,
 	snprintf(proc, sizeof(proc), "/proc/%.20s", spec);
 	if (named && !stat(proc, &st))
 		return kit_fail(e, EXIT_USAGE, 0, "-N %s is both /run/netns/%s "
-				 "and process %s: say -N /run/netns/%s or -N "
-				 "pid:%s", spec, spec, spec, spec, spec);
+				"and process %s: say -N /run/netns/%s or -N "
+				"pid:%s", spec, spec, spec, spec, spec);
 	if (!named)
 		return spec_path(path, size, "/proc/%s/ns/net", spec, e);
 	return 0;
@@ -109,7 +110,7 @@ int sock_enter_named_netns(const char *spec, struct kit_err *e)
 	fd = open_netns(path);
 	if (fd < 0)
 		return kit_fail(e, EXIT_RUNTIME, 0, "unknown network namespace "
-				 "%s (%s: %s)", spec, path, netns_error(errno));
+				"%s (%s: %s)", spec, path, netns_error(errno));
 	return enter_netns(fd, spec, e);
 }
 
@@ -190,7 +191,8 @@ int sock_enter_listed_netns(const struct sock_netns *ns, const char **why,
 		return 1;
 	}
 	if (fd < 0)
-		return kit_fail(e, EXIT_RUNTIME, errno, "cannot open network namespace %s",
-				       ns->path);
+		return kit_fail(e, EXIT_RUNTIME, errno,
+				"cannot open network namespace %s",
+				ns->path);
 	return enter_netns(fd, ns->label, e);
 }

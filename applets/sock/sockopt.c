@@ -96,7 +96,7 @@ static int parse_port(const char *opt, const char *s, __s32 *port,
 
 	if (parse_ulong(s, 10, 0, 65535, &v))
 		return kit_fail(e, EXIT_USAGE, 0, "%s takes a port number "
-				 "0-65535, got '%s'", opt, s);
+				"0-65535, got '%s'", opt, s);
 	*port = v;
 	return 0;
 }
@@ -120,8 +120,8 @@ static int prefix_option(const char *opt, const char *arg, __u32 net[4],
 	int family = sock_parse_prefix(arg, net, mask);
 
 	if (family < 0)
-		return kit_fail(e, EXIT_USAGE, 0, "%s takes ADDR[/LEN], got '%s'",
-				 opt, arg);
+		return kit_fail(e, EXIT_USAGE, 0,
+				"%s takes ADDR[/LEN], got '%s'", opt, arg);
 	*v6 = family == 6;
 	return 0;
 }
@@ -135,8 +135,8 @@ static int parse_filter(struct sockiter_filter *f, int opt, const char *arg,
 	case 's':
 		if (sock_parse_state(arg, &f->states))
 			return kit_fail(e, EXIT_USAGE, 0, "unknown state '%s' "
-					 "(try established, listen, time-wait, "
-					 "..., connected, all)", arg);
+					"(try established, listen, time-wait, "
+					"..., connected, all)", arg);
 		return 0;
 	case 'S':
 		return parse_port("--sport", arg, &f->sport, e);
@@ -150,8 +150,8 @@ static int parse_filter(struct sockiter_filter *f, int opt, const char *arg,
 				     &f->dst_v6, e);
 	case 'u':
 		if (parse_ulong(arg, 10, 0, 0xffffffffUL, &uid))
-			return kit_fail(e, EXIT_USAGE, 0, "--uid takes a number, "
-					 "got '%s'", arg);
+			return kit_fail(e, EXIT_USAGE, 0,
+					"--uid takes a number, got '%s'", arg);
 		f->uid = uid;
 		return 0;
 	}
@@ -166,12 +166,12 @@ static int check_pin_args(struct sockiter *it, int argc, char **argv,
 	it->pin_path = argv[optind];
 	if (it->output != SOCK_OUT_PROC || it->no_header || it->netns ||
 	    it->all_netns)
-		return kit_fail(e, EXIT_USAGE, 0, "pin takes only -4/-6, filters "
-				 "and PATH");
+		return kit_fail(e, EXIT_USAGE, 0,
+				"pin takes only -4/-6, filters and PATH");
 	if (it->config.filter.families == 3)
 		return kit_fail(e, EXIT_USAGE, 0, "pin makes one /proc table: "
-				 "add -4 (/proc/net/%s) or -6 (/proc/net/%s6)",
-				 it->proto->name, it->proto->name);
+				"add -4 (/proc/net/%s) or -6 (/proc/net/%s6)",
+				it->proto->name, it->proto->name);
 	it->config.mode = SOCK_MODE_TEXT;
 	return 0;
 }
@@ -184,8 +184,8 @@ static int check_row_option(const struct sockiter *it, bool pin,
 	if (pin || (it->output != SOCK_OUT_TABLE &&
 		    it->output != SOCK_OUT_JSON))
 		return kit_fail(e, EXIT_USAGE, 0, "%s goes with -t or -j: "
-				 "/proc's table has no column for %s", opt,
-				 what);
+				"/proc's table has no column for %s", opt,
+				what);
 	return 0;
 }
 
@@ -214,14 +214,14 @@ static int check_kill_args(struct sockiter *it, bool all, struct kit_err *e)
 {
 	if (it->output != SOCK_OUT_PROC && it->output != SOCK_OUT_TABLE)
 		return kit_fail(e, EXIT_USAGE, 0, "kill lists the sockets it "
-				 "closes as -t does: no -j or -c");
+				"closes as -t does: no -j or -c");
 	if (it->all_netns)
 		return kit_fail(e, EXIT_USAGE, 0, "kill works in one network "
-				 "namespace: choose it with -N NETNS");
+				"namespace: choose it with -N NETNS");
 	if (!all && !has_filter(it))
 		return kit_fail(e, EXIT_USAGE, 0, "kill with no filter closes "
-				 "every %s socket: add filters, or --all if "
-				 "that is what you mean", it->proto->name);
+				"every %s socket: add filters, or --all if "
+				"that is what you mean", it->proto->name);
 	it->output = SOCK_OUT_TABLE;
 	it->config.want_kill = !it->dry_run;
 	return 0;
@@ -231,8 +231,9 @@ static int check_kill_args(struct sockiter *it, bool all, struct kit_err *e)
 static int check_info(struct sockiter *it, bool pin, struct kit_err *e)
 {
 	if (!it->proto->tcp_tail)
-		return kit_fail(e, EXIT_USAGE, 0, "-i shows TCP's internals: UDP "
-				 "sockets have none (tcpiter -i)");
+		return kit_fail(e, EXIT_USAGE, 0,
+				"-i shows TCP's internals: UDP sockets have "
+				"none (tcpiter -i)");
 	return check_row_option(it, pin, "-i", "TCP's internals", e);
 }
 
@@ -300,11 +301,12 @@ static int check_options(struct sockiter *it, bool pin, bool all,
 			 struct kit_err *e)
 {
 	if (it->netns && !*it->netns)
-		return kit_fail(e, EXIT_USAGE, 0, "-N takes a network namespace: "
-				 "a name in /run/netns, a path or pid:PID");
+		return kit_fail(e, EXIT_USAGE, 0,
+				"-N takes a network namespace: a name in "
+				"/run/netns, a path or pid:PID");
 	if ((it->dry_run || all) && !it->kill)
 		return kit_fail(e, EXIT_USAGE, 0, "%s goes with kill",
-				 it->dry_run ? "-n" : "--all");
+				it->dry_run ? "-n" : "--all");
 	if (it->kill && check_kill_args(it, all, e))
 		return -1;
 	if (it->owners && check_row_option(it, pin, "-p", "processes", e))
@@ -338,7 +340,7 @@ int sock_opt_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		return -1;
 	if (!pin && optind < argc)
 		return kit_fail(e, EXIT_USAGE, 0, "unexpected argument '%s'",
-				 argv[optind]);
+				argv[optind]);
 	if (it->output == SOCK_OUT_COUNT)
 		it->config.mode = SOCK_MODE_COUNT;
 	it->config.listeners_only = it->config.mode == SOCK_MODE_RECORDS &&

@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #include "../../bpf/sockrec.h"
-#include "sock/sockerr.h"
+#include "sock/sockgrow.h"
 
 /* What differs between TCP and UDP. */
 struct sockiter_proto {

@@ -36,12 +36,13 @@ static int load_owners(bool verbose, struct kit_err *e)
 	}
 	skel = sockowner__open();
 	if (!skel)
-		return kit_fail(e, EXIT_RUNTIME, errno, "cannot open the BPF task_file "
-				       "iterator for -p");
+		return kit_fail(e, EXIT_RUNTIME, errno,
+				"cannot open the BPF task_file iterator for "
+				"-p");
 	if (sockowner__load(skel))
 		return kit_fail(e, EXIT_RUNTIME, 0, "cannot load the BPF "
-				 "task_file iterator for -p (Linux 5.8 or "
-				 "later)%s", verbose ? "" : " (-v tells why)");
+				"task_file iterator for -p (Linux 5.8 or "
+				"later)%s", verbose ? "" : " (-v tells why)");
 	return bpf_program__fd(skel->progs.sock_owners);
 }
 
@@ -69,8 +70,8 @@ static long read_all(int fd, char **buf, struct kit_err *e)
 			cap = cap ? 2 * cap : 1 << 20;
 			more = realloc(*buf, cap);
 			if (!more)
-				return kit_fail(e, EXIT_RUNTIME, 0, "out of memory "
-						 "for -p's owners");
+				return kit_fail(e, EXIT_RUNTIME, 0,
+						"out of memory for -p's owners");
 			*buf = more;
 		}
 		got = sock_iter_read(fd, *buf + have, cap - have, e);
@@ -101,12 +102,13 @@ int sock_read_owners(bool verbose, struct kit_err *e)
 		return -1;
 	link = bpf_link_create(prog, 0, BPF_TRACE_ITER, NULL);
 	if (link < 0)
-		return kit_fail(e, EXIT_RUNTIME, errno, "cannot attach the BPF task_file "
-				       "iterator for -p");
+		return kit_fail(e, EXIT_RUNTIME, errno,
+				"cannot attach the BPF task_file iterator "
+				"for -p");
 	fd = bpf_iter_create(link);
 	if (fd < 0) {
-		kit_fail(e, EXIT_RUNTIME, errno, "cannot read the BPF task_file iterator "
-				"for -p");
+		kit_fail(e, EXIT_RUNTIME, errno,
+			 "cannot read the BPF task_file iterator for -p");
 		close(link);
 		return -1;
 	}

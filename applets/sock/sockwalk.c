@@ -368,7 +368,8 @@ static void read_walk(struct sock_walk *walk, int link)
 		.read_size = walk->it->config.want_kill ? KILL_READ : READ_CHUNK,
 	};
 	if (rd.fd < 0) {
-		kit_fail(walk->e, EXIT_RUNTIME, errno, "cannot start the iterator");
+		kit_fail(walk->e, EXIT_RUNTIME, errno, "cannot start the "
+			 "iterator");
 		walk->failed = true;
 		return;
 	}
