@@ -331,11 +331,17 @@ host_usage_checks() {
 			"$KIT" initrd mkcpio -i "$f" -o "$work/n.cpio"
 	done
 	expect_err "initrd: mkcpio -i: refuses a directory" 1 \
-		"initrd: $TESTS is not a file; give -i KIT, a kit binary" \
+		"initrd: $TESTS is a directory; give -i KIT, a kit binary" \
 		"$KIT" initrd mkcpio -i "$TESTS" -o "$work/n.cpio"
 	[ -e "$work/n.cpio" ] &&
 		fail "initrd: mkcpio -i refused: no archive left" ||
 		pass "initrd: mkcpio -i refused: no archive left"
+}
+
+# mkcpio_for ARG...: kit initrd mkcpio for the kernel booted ($kver of
+# $root), its kit as /init.
+mkcpio_for() {
+	"$KIT" initrd mkcpio -r "$root" -k "$kver" -i "$init" "$@"
 }
 
 # wrapped IMAGE OUT [START]: the image behind the wrapper, as a boot loader puts
@@ -346,8 +352,8 @@ wrapped() {
 		cat "$wrap" "$1" >"$2"
 		found='initrd: the image follows the cpio in /sys/firmware/initrd'
 	else
-		"$KIT" initrd mkcpio -r "$root" -k "$kver" -i "$init" -s "${3:-0}" -m minix \
-			-m virtio_pci -m virtio_blk -o "$2" "$1"
+		mkcpio_for -s "${3:-0}" -m minix -m virtio_pci -m virtio_blk \
+			-o "$2" "$1"
 		found='initrd: the image is the one in the cpio'
 	fi
 }
@@ -643,24 +649,20 @@ kernel_boots() {
 			"no $init: run make test (it builds the ARM kits)"
 		return
 	fi
-	busybox=/bin/busybox
-	[ "$arch" = amd64 ] || busybox=$root/bin/busybox
+	busybox=$(busybox_of "$arch" "$root")
 	work=$base/$arch
 	[ -d "$work" ] || { mkdir "$work" && arch_images; }
 	host_checks
 	[ -d "$base/fakeroot" ] || (work=$base; compression_checks)
 	for img in badrc norc rrd; do
-		"$KIT" initrd mkcpio -r "$root" -k "$kver" -i "$init" -m ext4 \
-			-m virtio_pci -m virtio_blk -o "$work/$kn-$img.cpio" \
-			"$work/$img.ext2.gz"
+		mkcpio_for -m ext4 -m virtio_pci -m virtio_blk \
+			-o "$work/$kn-$img.cpio" "$work/$img.ext2.gz"
 	done
-	"$KIT" initrd mkcpio -r "$root" -k "$kver" -i "$init" -m ext4 \
-		-o "$work/$kn-toobig.cpio" "$work/huge.ext2.gz"
-	"$KIT" initrd mkcpio -r "$root" -k "$kver" -i "$init" -m ext4 \
-		-o "$work/$kn-corrupt.cpio" "$work/corrupt.gz"
+	mkcpio_for -m ext4 -o "$work/$kn-toobig.cpio" "$work/huge.ext2.gz"
+	mkcpio_for -m ext4 -o "$work/$kn-corrupt.cpio" "$work/corrupt.gz"
 	wrap=$work/$kn-bare.cpio
-	"$KIT" initrd mkcpio -r "$root" -k "$kver" -i "$init" -m ext4 -m minix \
-		-m romfs -m virtio_pci -m virtio_blk -o "$wrap" ||
+	mkcpio_for -m ext4 -m minix -m romfs -m virtio_pci -m virtio_blk \
+		-o "$wrap" ||
 		fail "initrd: [$k] mkcpio for the boots"
 	[ -f "$work/ram.minix" ] || ram_images minix
 	boots

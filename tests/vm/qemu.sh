@@ -1,5 +1,6 @@
-# The machines qemu emulates for the rig's kernels, shared by every boot
-# (tests/vm/run, initrd.t, generators.t, tests/vm/demo-initrd); sourced.
+# The machines qemu emulates for the rig's kernels, and the kit and
+# busybox their images take, shared by every boot (tests/vm/run,
+# initrd.t, generators.t, tests/vm/demo-initrd); sourced.
 
 # The kit binary of each architecture's guests, as make check builds
 # them: KIT (default ./kit), KIT_ARM64 (build/arm64/kit, make ARCH=arm64
@@ -18,6 +19,17 @@ kernel_arch() {
 	*/*) echo "${1%%/*}" ;;
 	*) echo amd64 ;;
 	esac
+}
+
+# busybox_of ARCH ROOT: the static busybox of ARCH's images: the host's
+# for amd64, else the one tests/vm/fetch unpacked beside the kernel in
+# ROOT (busybox-static of ARCH, from the host's Debian release).
+busybox_of() {
+	if [ "$1" = amd64 ]; then
+		echo /bin/busybox
+	else
+		echo "$2/bin/busybox"
+	fi
 }
 
 # qemu_machine ARCH [MEM]: sets qemu, the command of ARCH's machine with
