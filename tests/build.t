@@ -116,6 +116,32 @@ expect "build: make ARCH=arm64 builds build/arm64/kit, not ./kit" 0 \
 cross arm 'ARM, EABI5'
 cross x86 'x86-64'
 
+# Debian 13's bpftool (7.5) writes the skeletons' objects as aligned
+# arrays, Debian 12's (7.1) inline: skelpack packs both, and the kit built
+# with 7.5's skeletons dumps what the host's kit dumps.
+name="build: skeletons of Debian 13's bpftool 7.5 are packed and load"
+if ! bpftool75=$(tests/bpftool trixie 2>"$tmp/bpftool75.err"); then
+	fail "$name" "$(cat "$tmp/bpftool75.err")"
+elif ! build bpftool75 BPFTOOL="$bpftool75" APPLETS="tcpiter udpiter"; then
+	fail "$name" "$(tail -5 "$tmp/bpftool75.log")"
+else
+	unpacked=$(for h in "$tmp"/bpftool75/*skel.h; do
+		want=1
+		case $h in *.lskel.h) want=2 ;; esac
+		[ "$(grep -c 'bpf_blob_get(&blob' "$h")" = "$want" ] ||
+			echo "$h: not $want objects packed"
+	done)
+	if [ -z "$unpacked" ] &&
+	   "$tmp/bpftool75/kit" tcpiter -s listening >"$tmp/75.out" &&
+	   "$KIT" tcpiter -s listening >"$tmp/71.out" &&
+	   cmp -s "$tmp/75.out" "$tmp/71.out" &&
+	   "$tmp/bpftool75/kit" udpiter >/dev/null; then
+		pass "$name"
+	else
+		fail "$name" "$unpacked" "$(diff "$tmp/75.out" "$tmp/71.out")"
+	fi
+fi
+
 # APPLETS=: each applet alone, and all of them.  A kit without tcpiter and
 # udpiter links no libbpf: its link line names no -lbpf or -lelf and no
 # BPF object went into it.
