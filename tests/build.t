@@ -116,6 +116,33 @@ expect "build: make ARCH=arm64 builds build/arm64/kit, not ./kit" 0 \
 cross arm 'ARM, EABI5'
 cross x86 'x86-64'
 
+# SYSROOT=: a sysroot the user has (Buildroot's staging directory, a Yocto
+# SDK's) is taken as given: here the cache's own, named explicitly, and
+# an empty one, which the build names as lacking each -dev package's
+# headers before it compiles anything.
+name="build: make ARCH=arm64 SYSROOT=DIR builds against DIR"
+if sysroot=$(tests/sysroot arm64) &&
+   env -u KIT make --no-print-directory O="$tmp/sysroot" ARCH=arm64 \
+	SYSROOT="$sysroot" V=1 >"$tmp/sysroot.log" 2>&1 &&
+   grep -q -- "--sysroot=$sysroot" "$tmp/sysroot.log" &&
+   file "$tmp/sysroot/kit" | grep -q 'ARM aarch64.*statically linked'; then
+	pass "$name"
+else
+	fail "$name" "$(tail -5 "$tmp/sysroot.log")"
+fi
+mkdir "$tmp/empty-sysroot"
+build no-sysroot ARCH=arm64 SYSROOT="$tmp/empty-sysroot"
+status=$?
+msg=$(grep -v '^make' "$tmp/no-sysroot.log")
+want="kit: SYSROOT $tmp/empty-sysroot lacks the headers of the Debian packages libbpf-dev libelf-dev zlib1g-dev liblzma-dev libbz2-dev libzstd-dev liblz4-dev liblzo2-dev (arm64)"
+if [ "$status" -ne 0 ] && [ "$msg" = "$want" ] &&
+   [ -z "$(find "$tmp/no-sysroot" -name '*.o')" ]; then
+	pass "build: a SYSROOT without the -dev packages is named before anything is compiled"
+else
+	fail "build: a SYSROOT without the -dev packages is named before anything is compiled" \
+		"status $status" "$msg"
+fi
+
 # Debian 13's bpftool (7.5) writes the skeletons' objects as aligned
 # arrays, Debian 12's (7.1) inline: skelpack packs both, and the kit built
 # with 7.5's skeletons dumps what the host's kit dumps.

@@ -646,7 +646,8 @@ kernel_boots() {
 	root=$PWD/tests/vm/cache/$kver
 	if [ ! -f "$init" ]; then
 		fail "initrd: [$k] a kit for $arch" \
-			"no $init: run make test (it builds the ARM kits)"
+			"no $init: make ARCH=${kbuild_arch[$arch]} did not build it" \
+			"(make check says why)"
 		return
 	fi
 	busybox=$(busybox_of "$arch" "$root")

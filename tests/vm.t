@@ -58,7 +58,7 @@ kernel_table() {
 		sub(/^[^]]*\] [a-z_]*: /, "", text)
 		put(k, script, text)
 	}
-	/^FAIL: \[[^]]*\] kernel fetched/ { kernel("") }
+	/^FAIL: \[[^]]*\] (kernel fetched|its kit:)/ { kernel("") }
 	/^FAIL: \[[^]]*\] (boot |kernel log )/ { boot[kernel()] = "FAIL" }
 	/^PASS: \[[^]]*\] boot runs every script/ {
 		k = kernel()
