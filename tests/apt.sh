@@ -4,6 +4,15 @@
 # is installed and `dpkg --add-architecture` is never run: a package is
 # downloaded and unpacked with dpkg -x.  Sourced (bash).
 
+# cache_lock CACHE NAME: holds CACHE/.NAME.lock until the script ends:
+# suites that run side by side (tests/run) fetch into one cache.
+cache_lock() {
+	local fd
+
+	exec {fd}>"$1/.$2.lock"
+	flock "$fd"
+}
+
 # The host's Debian release (bookworm, trixie): its packages match the
 # host's compilers.
 host_suite() {
