@@ -154,12 +154,17 @@ if [ "$status" -ne 0 ]; then
 fi
 pass "Debian 12 roots with initramfs-tools, with dracut, and $kver"
 
-# kernel/'s vled for that kernel, built as the rig builds it.
-mkdir -p "$tmp/kbuild"
-cp -r "$top/Kbuild" "$top/kernel" "$tmp/kbuild/"
-if env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C \
-	"$cache/$kver/usr/src/linux-headers-$kver" M="$tmp/kbuild" modules \
-	>"$tmp/kbuild.log" 2>&1 && [ -f "$tmp/kbuild/kernel/vled.ko" ]; then
+# kernel/'s vled for that kernel, built as the rig builds it, in the
+# cache (a build root sees only that).
+. "$top/tests/vm/kbuild.sh"
+kbuild_tree=$cache/build-generators-$kver
+rm -rf "$kbuild_tree"
+mkdir -p "$kbuild_tree"
+cp -r "$top/Kbuild" "$top/kernel" "$kbuild_tree/"
+if kbuild "$kver" "$cache/$kver" &&
+   "${make[@]}" -C "$cache/$kver/usr/src/linux-headers-$kver" \
+	M="$kbuild_tree" modules >"$tmp/kbuild.log" 2>&1 &&
+   [ -f "$kbuild_tree/kernel/vled.ko" ]; then
 	pass "vled builds for $kver"
 else
 	fail "vled builds for $kver" "$(tail -20 "$tmp/kbuild.log")"
@@ -179,7 +184,7 @@ generate() {
 		mkdir -p "$g/upper" "$g/work" "$m"
 		mount -t overlay overlay -o "lowerdir=$root,upperdir=$g/upper,workdir=$g/work" "$m"
 		make -s -C "$top" install DESTDIR="$m" KIT="$KIT"
-		install -D -m 0644 "$g/../kbuild/kernel/vled.ko" "$m/lib/modules/$kver/updates/vled.ko"
+		install -D -m 0644 "$6" "$m/lib/modules/$kver/updates/vled.ko"
 		mkdir -p "$m/etc/kit"
 		echo modules=vled >"$m/etc/kit/led.conf"
 		mount -t proc proc "$m/proc"
@@ -189,7 +194,8 @@ generate() {
 		in_root depmod "$kver"
 		eval "$5"
 		cp "$m/boot/initrd.img-$kver" "$m/boot/vmlinuz-$kver" "$g/"
-	' bash "$2" "$tmp/$1" "$top" "$kver" "$3" >"$tmp/$1/gen.log" 2>&1
+	' bash "$2" "$tmp/$1" "$top" "$kver" "$3" "$kbuild_tree/kernel/vled.ko" \
+		>"$tmp/$1/gen.log" 2>&1
 }
 
 # initramfs-tools: the disk and its file system only, not the most of
