@@ -390,19 +390,21 @@ int add_module(struct modules *m, const char *word)
 /*
  * *buf: the file whole, NUL-terminated (its size in *size), or NULL
  * when it cannot be opened (errno says why).  -1 with *e when it opened
- * but could not be read.
+ * but is no regular file or could not be read.
  */
 static int read_whole(const char *path, char **buf, size_t *size,
 		      struct kit_err *e)
 {
 	struct stat st;
-	int ret = 0, fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret = 0, fd = open_noblock(path);
 
 	*buf = NULL;
 	if (fd < 0)
 		return 0;
-	if (fstat(fd, &st))
+	if (regular_file(fd, path, "reinstall its package", &st, e)) {
+		ret = -1;
 		goto out;
+	}
 	*buf = malloc(st.st_size + 1);
 	if (!*buf || read(fd, *buf, st.st_size) != st.st_size) {
 		free(*buf);
