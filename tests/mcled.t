@@ -251,6 +251,12 @@ expect "set 12345 on one channel: decimal" 0 "12345" \
 refuse_exactly "set ff8000 on one channel: write #ff8000" 2 \
 	"mcled: bad value 'ff8000': for a color write '#ff8000'; values are decimal, 0x hex or 0 octal" \
 	mcled -l white:lamp set ff8000
+expect "-b 010 is ten, as brightness_store() reads it (decimal)" 0 "10" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -l white:lamp -b 010 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/white:lamp/brightness"
+refuse_exactly "-b 0x10: brightness is decimal" 2 \
+	"mcled: bad brightness '0x10': give 0 to max_brightness, or 0% to 100%" \
+	mcled -l white:lamp -b 0x10
 refuse_exactly "-b N% is decimal: no 0x" 2 \
 	"mcled: bad brightness '0x32%': give 0 to max_brightness, or 0% to 100%" \
 	mcled -l white:lamp -b 0x32%
