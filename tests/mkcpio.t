@@ -310,6 +310,31 @@ for n in text.ko text_zst.ko.zst; do
 		fmk -m "${n%%.*}" -o "$o/mod.cpio"
 done
 
+# modules.dep lists a module's whole closure: 70 dependencies of one,
+# and a chain 70 deep, all packed, none taken for a cycle.
+{
+	echo "kernel/wide.ko: $(for i in $(seq 0 69); do printf 'kernel/w%d.ko ' $i; done)"
+	for i in $(seq 0 69); do
+		echo "kernel/w$i.ko:"
+		printf 'kernel/deep%d.ko:' $i
+		for j in $(seq $((i + 1)) 69); do printf ' kernel/deep%d.ko' $j; done
+		echo
+	done
+} >>"$m/modules.dep"
+for i in $(seq 0 69); do
+	cp "$ko" "$m/kernel/w$i.ko"
+	cp "$ko" "$m/kernel/deep$i.ko"
+done
+cp "$ko" "$m/kernel/wide.ko"
+expect "mkcpio: a module with 70 dependencies: each of them, then it" 0 \
+	"brd $(for i in $(seq 69 -1 0); do printf 'w%d ' $i; done)wide" \
+	bash -c '"$@" | list_of | tr ";" "\n" | cut -d" " -f1 | paste -sd" "' \
+	sh fmk -m wide
+expect "mkcpio: a dependency chain 70 deep is no cycle: deepest first" 0 \
+	"brd $(for i in $(seq 69 -1 1); do printf 'deep%d ' $i; done)deep0" \
+	bash -c '"$@" | list_of | tr ";" "\n" | cut -d" " -f1 | paste -sd" "' \
+	sh fmk -m deep0
+
 # A cycle through modules.dep: depmod refuses to write one, a hand-made
 # file may hold one; no order loads it.
 refuse "mkcpio: a dependency cycle in modules.dep" 1 \
