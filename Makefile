@@ -78,11 +78,12 @@ BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ibpf -I$(O)
 # An applet is an applets/*.c with a KIT_APPLET line; APPLETS= builds a
 # subset.  The engines they call sit in folders of their own under
 # applets/ (core/ is the multicall core every applet links).
-APPLETS ?= $(basename $(notdir $(shell grep -l '^KIT_APPLET' applets/*.c)))
+ALL_APPLETS := $(sort $(basename $(notdir \
+	$(shell grep -l '^KIT_APPLET' applets/*.c))))
+APPLETS ?= $(ALL_APPLETS)
 override APPLETS := $(sort $(APPLETS))
-$(foreach a,$(APPLETS),$(if $(wildcard applets/$(a).c),,\
-	$(error APPLETS: no applet $(a); kit has $(basename $(notdir \
-	$(shell grep -l '^KIT_APPLET' applets/*.c))))))
+$(foreach a,$(APPLETS),$(if $(filter $(a),$(ALL_APPLETS)),,\
+	$(error APPLETS: no applet $(a); kit has $(ALL_APPLETS))))
 # The engines the applets link: the folders their files include from
 # ("rd/rd.h": rd/), and the folders those engines include from.
 includes_of = $(sort $(shell sed -n 's|^\#include "\([a-z]*\)/.*|\1|p' \
@@ -300,31 +301,55 @@ cross-kits:
 		echo "kit: ARCH=$$a not built (above): its tests fail" >&2; }; \
 	done
 
+# Every path of install and uninstall reaches the shell single-quoted,
+# so a BINDIR with a space or a & in it is installed where it says; one
+# with a quote in it is refused before anything is written.
+INSTALL_DIRS := $(DESTDIR)$(BINDIR)$(DESTDIR)$(INITRAMFS_TOOLS_DIR)$(DESTDIR)$(DRACUT_MODULES_DIR)
+INSTALL_SH = set -e; $(if $(findstring ',$(INSTALL_DIRS)),\
+	echo "kit: install paths cannot hold a quote ('): choose BINDIR and \
+		DESTDIR without one" >&2; exit 2,\
+	bin='$(DESTDIR)$(BINDIR)'; itt='$(DESTDIR)$(INITRAMFS_TOOLS_DIR)'; \
+	dracut='$(DESTDIR)$(DRACUT_MODULES_DIR)/90kit'; \
+	bindir=$$(printf '%s\n' '$(BINDIR)' | sed 's/[\\&|]/\\&/g'))
+
 # kit, its links, and what the initramfs generators run: the hook is
 # told where kit is.
 install: $(KIT)
-	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(INITRAMFS_TOOLS_DIR)/hooks
-	install -m 0755 $(KIT) $(DESTDIR)$(BINDIR)/kit
-	$(DESTDIR)$(BINDIR)/kit --install -s $(DESTDIR)$(BINDIR)
-	sed 's|@BINDIR@|$(BINDIR)|' $(ITT_SOURCE)/hooks/kit \
-		>$(DESTDIR)$(INITRAMFS_TOOLS_DIR)/hooks/kit
-	chmod 0755 $(DESTDIR)$(INITRAMFS_TOOLS_DIR)/hooks/kit
+	$(Q)$(INSTALL_SH); \
+	install -d "$$bin" "$$itt/hooks" "$$dracut"; \
+	install -m 0755 '$(KIT)' "$$bin/kit"; \
+	"$$bin/kit" --install -s "$$bin"; \
+	sed "s|@BINDIR@|$$bindir|" $(ITT_SOURCE)/hooks/kit >"$$itt/hooks/kit"; \
+	chmod 0755 "$$itt/hooks/kit"; \
 	for s in $(ITT_STAGES); do \
 		install -D -m 0755 $(ITT_SOURCE)/scripts/kit \
-			$(DESTDIR)$(INITRAMFS_TOOLS_DIR)/scripts/$$s/kit || exit; \
-	done
-	install -d $(DESTDIR)$(DRACUT_MODULES_DIR)/90kit
-	install -m 0755 $(DRACUT_SOURCE)/90kit/kit-*.sh \
-		$(DESTDIR)$(DRACUT_MODULES_DIR)/90kit/
-	sed 's|@BINDIR@|$(BINDIR)|' $(DRACUT_SOURCE)/90kit/module-setup.sh \
-		>$(DESTDIR)$(DRACUT_MODULES_DIR)/90kit/module-setup.sh
-	chmod 0755 $(DESTDIR)$(DRACUT_MODULES_DIR)/90kit/module-setup.sh
+			"$$itt/scripts/$$s/kit"; \
+	done; \
+	install -m 0755 $(DRACUT_SOURCE)/90kit/kit-*.sh "$$dracut/"; \
+	sed "s|@BINDIR@|$$bindir|" $(DRACUT_SOURCE)/90kit/module-setup.sh \
+		>"$$dracut/module-setup.sh"; \
+	chmod 0755 "$$dracut/module-setup.sh"; \
+	echo "kit: installed $$bin/kit, its links, its initramfs-tools hook" \
+		"and scripts and its dracut module"
 
+# What install made, and only that: an applet's name in BINDIR goes when
+# it is kit (a link to it, by name or path, or the same file), not when
+# install left it alone as someone else's.  The applets are the
+# sources', not a kit's --list: no kit need be found to uninstall.
 uninstall:
-	for a in $$($(KIT) --list) kit; do rm -f $(DESTDIR)$(BINDIR)/$$a; done
-	rm -f $(DESTDIR)$(INITRAMFS_TOOLS_DIR)/hooks/kit \
-		$(patsubst %,$(DESTDIR)$(INITRAMFS_TOOLS_DIR)/scripts/%/kit,$(ITT_STAGES))
-	rm -rf $(DESTDIR)$(DRACUT_MODULES_DIR)/90kit
+	$(Q)$(INSTALL_SH); \
+	for a in $(ALL_APPLETS); do \
+		f=$$bin/$$a; \
+		if [ -L "$$f" ] && [ "$$(readlink "$$f")" = kit ] || \
+		   { [ -e "$$bin/kit" ] && [ "$$f" -ef "$$bin/kit" ]; }; then \
+			rm -f "$$f"; \
+		elif [ -e "$$f" ] || [ -L "$$f" ]; then \
+			echo "kit: $$f is not kit's: left alone"; \
+		fi; \
+	done; \
+	rm -f "$$bin/kit" "$$itt/hooks/kit"; \
+	for s in $(ITT_STAGES); do rm -f "$$itt/scripts/$$s/kit"; done; \
+	rm -rf "$$dracut"
 
 # The out-of-tree kernel module in kernel/, through the top-level Kbuild.
 modules:

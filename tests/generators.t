@@ -131,7 +131,7 @@ expect "make install: kit and a link by name per applet in PREFIX/bin" 0 \
 	sh -c 'for a in $("$1" --list); do echo "$a -> $(readlink "$2/$a")"; done' \
 	sh "$KIT" "$dest/usr/local/bin"
 expect "make install: the initramfs-tools hook, told where kit is" 0 \
-	"kit=/usr/local/bin/kit" grep -x 'kit=.*' "$itt/hooks/kit"
+	"kit='/usr/local/bin/kit'" grep -x 'kit=.*' "$itt/hooks/kit"
 expect "make install: the boot script in the four stages' folders" 0 \
 	"init-bottom init-top local-top panic" \
 	sh -c 'cd "$1/scripts" && echo $(ls */kit | sed "s|/kit||")' sh "$itt"

@@ -236,6 +236,17 @@ expect "-b N% on a glob: per LED max_brightness" 0 "25
 rm -rf "$SYS"
 mkled white:lamp white 0 0 65535
 mkled rgb:wide "red green blue" "0 0 0" 0 65535
+# A name that exists is that LED, glob characters and all.
+mkled 'rgb:x\y' red 0 0 255
+mkled 'rgb:x*' red 0 0 255
+expect "-l NAME with a backslash: that LED" 0 "7" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -l "rgb:x\\y" set 7 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/rgb:x\\y/multi_intensity"
+expect "-l NAME with a * in it: that LED alone" 0 "9
+7" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -l "rgb:x*" set 9 && cat "$3" "$4"' \
+	sh "$SYS" "$KIT" "$LEDS/rgb:x*/multi_intensity" \
+	"$LEDS/rgb:x\\y/multi_intensity"
 expect "set 010000 on one channel: octal, 4096" 0 "4096" \
 	sh -c 'KIT_SYSFS="$1" "$2" mcled -l white:lamp set 010000 && cat "$3"' \
 	sh "$SYS" "$KIT" "$LEDS/white:lamp/multi_intensity"
@@ -251,6 +262,12 @@ expect "set 12345 on one channel: decimal" 0 "12345" \
 refuse_exactly "set ff8000 on one channel: write #ff8000" 2 \
 	"mcled: bad value 'ff8000': for a color write '#ff8000'; values are decimal, 0x hex or 0 octal" \
 	mcled -l white:lamp set ff8000
+expect "-b 010 is ten, as brightness_store() reads it (decimal)" 0 "10" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -l white:lamp -b 010 && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/white:lamp/brightness"
+refuse_exactly "-b 0x10: brightness is decimal" 2 \
+	"mcled: bad brightness '0x10': give 0 to max_brightness, or 0% to 100%" \
+	mcled -l white:lamp -b 0x10
 refuse_exactly "-b N% is decimal: no 0x" 2 \
 	"mcled: bad brightness '0x32%': give 0 to max_brightness, or 0% to 100%" \
 	mcled -l white:lamp -b 0x32%

@@ -158,8 +158,10 @@ static void test_pattern(void)
 
 	check("pattern: pairs as the kernel reads them",
 	      pattern_is("0 1000 255 1000", 255, "0 1000 255 1000\n", NULL));
-	check("pattern: N% of max_brightness, 0x hex",
-	      pattern_is(" 10% 500\t0x10 0 ", 1023, "102 500 16 0\n", NULL));
+	check("pattern: N% of max_brightness, decimal levels",
+	      pattern_is(" 10% 500\t010 0 ", 1023, "102 500 10 0\n", NULL));
+	check("pattern: a 0x level is refused (the trigger reads %d)",
+	      pattern_is("0x10 500 0 500", 255, NULL, "bad brightness '0x10'"));
 	check("pattern: an odd count is refused",
 	      pattern_is("0 1000 255", 255, NULL, "got 3 numbers"));
 	check("pattern: one pair is refused (ledtrig-pattern wants 2)",

@@ -113,6 +113,55 @@ refuse "mkcpio -o IMAGE IMAGE, through a hard link" 1 \
 	"initrd: -o .*/self-link.gz is IMAGE itself: write the archive elsewhere" \
 	mk -o "$o/self-link.gz" "$o/self.gz"
 
+# -o KIT: the kit /init would be, by any name, is never written over: -i
+# KIT itself, a hard link or a symlink to it, and this kit, as
+# /proc/self/exe (a copy runs, in case the guard fails).
+cp "$KIT" "$o/kit2"
+ln "$o/kit2" "$o/kit2-hard"
+ln -s kit2 "$o/kit2-sym"
+for out in kit2 kit2-hard kit2-sym; do
+	refuse "mkcpio -i KIT -o KIT, as $out" 1 \
+		"initrd: -o .*/$out is KIT itself: write the archive elsewhere" \
+		mk -i "$o/kit2" -o "$o/$out" "$work/img.gz"
+done
+refuse "mkcpio -o /proc/self/exe (this kit)" 1 \
+	"initrd: -o /proc/self/exe is this kit itself: write the archive elsewhere" \
+	"$o/kit2" initrd mkcpio -r "$root" -k "$kver" -o /proc/self/exe \
+	"$work/img.gz"
+refuse "mkcpio -o ''" 2 "initrd: -o takes the archive's file name, got ''" \
+	mk -o '' "$work/img.gz"
+
+# ---- inputs that must be regular files: a FIFO is refused at once ----
+
+mkfifo "$work/in.fifo"
+refuse "mkcpio: a FIFO as IMAGE, refused without waiting on it" 1 \
+	"initrd: .*/in.fifo is not a regular file; give the RAM disk image's file" \
+	timeout 5 "$KIT" initrd mkcpio -r "$root" -k "$kver" -o "$o/n.cpio" \
+	"$work/in.fifo"
+refuse "mkcpio: a FIFO as -i KIT, refused without waiting on it" 1 \
+	"initrd: .*/in.fifo is not a regular file; give -i KIT, a kit binary" \
+	timeout 5 "$KIT" initrd mkcpio -r "$root" -k "$kver" -o "$o/n.cpio" \
+	-i "$work/in.fifo"
+
+# ---- -i KIT: what the kernel can exec as /init with no loader there ----
+
+echo 'int main(void) { return 0; }' >"$work/main.c"
+cc -static-pie -o "$work/static-pie" "$work/main.c" &&
+	cc -shared -fPIC -o "$work/lib.so" "$work/main.c" &&
+	cc -o "$work/dynamic" "$work/main.c" ||
+	fail "mkcpio: the test programs build"
+cp "$moddir/kernel/drivers/block/"brd.ko* "$work/module.ko"
+chmod +x "$work/lib.so" "$work/module.ko"
+expect "mkcpio -i a static PIE: packed" 0 "" \
+	mk -i "$work/static-pie" -o "$o/pie.cpio"
+for case in "dynamic:is dynamically linked \(the loader it names is not in the archive\)" \
+	"lib.so:is a shared library, not a program" \
+	"module.ko:is a relocatable object \(a \.o or a kernel module\), not a program"; do
+	refuse "mkcpio -i ${case%%:*}: refused" 1 \
+		"initrd: .*/${case%%:*} ${case#*:}; give -i KIT, a kit binary \(static, as make builds it\)" \
+		mk -i "$work/${case%%:*}" -o "$o/n.cpio"
+done
+
 # ---- messages: a directory as OUT or IMAGE, before anything is built ----
 
 refuse "mkcpio -o DIR" 1 \
@@ -151,7 +200,9 @@ cmp -s "$o/kept" "$work/ref.cpio" && pass "mkcpio: and holds the archive" ||
 # signal comes while the partial file is being written.
 cp "$work/img.gz" "$work/big.gz"
 truncate -s 3G "$work/big.gz"
-for sig in INT TERM HUP; do
+# Every signal whose default ends the process, and that can be caught.
+ulimit -c 0
+for sig in INT TERM HUP QUIT USR1 USR2 ALRM PIPE VTALRM XCPU XFSZ RTMIN+3; do
 	echo old >"$o/sig.cpio"
 	env --default-signal="$sig" "$KIT" initrd mkcpio -r "$root" \
 		-k "$kver" -o "$o/sig.cpio" "$work/big.gz" 2>"$work/sig.err" &
@@ -175,6 +226,20 @@ for sig in INT TERM HUP; do
 	fi
 	rm -f "$o"/sig.cpio*
 done
+# RLIMIT_FSIZE: the write past it raises SIGXFSZ.
+echo old >"$o/fsize.cpio"
+(ulimit -f 2048 && exec "$KIT" initrd mkcpio -r "$root" -k "$kver" \
+	-o "$o/fsize.cpio" "$work/big.gz") 2>/dev/null
+status=$?
+left=$(ls "$o" | grep '^fsize\.cpio\.')
+if [ "$status" -eq $((128 + $(kill -l XFSZ))) ] && [ -z "$left" ] &&
+   [ "$(cat "$o/fsize.cpio")" = old ]; then
+	pass "mkcpio: past ulimit -f (SIGXFSZ): no partial file left, OUT as it was"
+else
+	fail "mkcpio: past ulimit -f (SIGXFSZ): no partial file left, OUT as it was" \
+		"exit status $status; left: '$left'"
+fi
+rm -f "$o"/fsize.cpio*
 rm -f "$work/big.gz"
 
 # ---- modules: damaged, empty, cycles, aliases, built in ----
@@ -216,6 +281,7 @@ gzip -c "$ko" >"$m/kernel/virt.ko.gz"
 	echo "kernel/f.ko: kernel/gone.ko"
 	echo "kernel/g.ko:"
 	echo "kernel/virt.ko.gz:"
+	echo "kernel/fifo.ko:"
 } >"$m/modules.dep"
 fmk() { "$KIT" initrd mkcpio -r "$fake" -k 9.9 "$@"; }
 export -f list_of mk fmk
@@ -234,11 +300,40 @@ for n in cut_gz.ko.gz cut_zst.ko.zst cut_xz.ko.xz; do
 		timeout 20 "$KIT" initrd mkcpio -r "$fake" -k 9.9 -m "${n%%.*}" \
 		-o "$o/mod.cpio"
 done
+mkfifo "$m/kernel/fifo.ko"
+refuse "mkcpio: a FIFO as a module file, refused without waiting on it" 1 \
+	"initrd: .*/kernel/fifo.ko is not a regular file; reinstall its package" \
+	timeout 5 "$KIT" initrd mkcpio -r "$fake" -k 9.9 -m fifo -o "$o/mod.cpio"
 for n in text.ko text_zst.ko.zst; do
 	refuse "mkcpio: a module that is no ELF file, $n" 1 \
 		"initrd: .*/kernel/$n is damaged: not an ELF module; reinstall its package" \
 		fmk -m "${n%%.*}" -o "$o/mod.cpio"
 done
+
+# modules.dep lists a module's whole closure: 70 dependencies of one,
+# and a chain 70 deep, all packed, none taken for a cycle.
+{
+	echo "kernel/wide.ko: $(for i in $(seq 0 69); do printf 'kernel/w%d.ko ' $i; done)"
+	for i in $(seq 0 69); do
+		echo "kernel/w$i.ko:"
+		printf 'kernel/deep%d.ko:' $i
+		for j in $(seq $((i + 1)) 69); do printf ' kernel/deep%d.ko' $j; done
+		echo
+	done
+} >>"$m/modules.dep"
+for i in $(seq 0 69); do
+	cp "$ko" "$m/kernel/w$i.ko"
+	cp "$ko" "$m/kernel/deep$i.ko"
+done
+cp "$ko" "$m/kernel/wide.ko"
+expect "mkcpio: a module with 70 dependencies: each of them, then it" 0 \
+	"brd $(for i in $(seq 69 -1 0); do printf 'w%d ' $i; done)wide" \
+	bash -c '"$@" | list_of | tr ";" "\n" | cut -d" " -f1 | paste -sd" "' \
+	sh fmk -m wide
+expect "mkcpio: a dependency chain 70 deep is no cycle: deepest first" 0 \
+	"brd $(for i in $(seq 69 -1 1); do printf 'deep%d ' $i; done)deep0" \
+	bash -c '"$@" | list_of | tr ";" "\n" | cut -d" " -f1 | paste -sd" "' \
+	sh fmk -m deep0
 
 # A cycle through modules.dep: depmod refuses to write one, a hand-made
 # file may hold one; no order loads it.

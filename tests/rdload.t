@@ -681,6 +681,19 @@ run_rdload -f -o "$work/new.file" "$img/cramfs.img.gz"
 cmp -s "$img/cramfs.img" "$work/new.file" &&
 	pass "rdload: -f creates a missing file" ||
 	fail "rdload: -f creates a missing file" "$(cat "$work/err")"
+# A refused image leaves no new file: not an empty one, not a part.
+for fs in romfs squashfs minix ext2; do
+	head -c $(($(stat -c %s "$img/$fs.img") / 2)) "$img/$fs.img" >"$work/cut.img"
+	rm -f "$work/new.file"
+	run_rdload -f -o "$work/new.file" "$work/cut.img"
+	if [ "$status" = 1 ] && [ ! -e "$work/new.file" ] &&
+	   grep -q "written to $work/new.file, which it created: removed\$" "$work/err"; then
+		pass "rdload -f -o NEW: a $fs image cut short leaves no NEW"
+	else
+		fail "rdload -f -o NEW: a $fs image cut short leaves no NEW" \
+			"exit status $status" "$(cat "$work/err")" "$(ls -l "$work/new.file" 2>&1)"
+	fi
+done
 
 # The default target, /dev/ram0: brd when this kernel can load it (the VM
 # tests always have it), else the error that says how to get it.  A

@@ -15,7 +15,7 @@ ODDNAME="$NSNAME-a\"b\\c$(printf '\001')d$(printf '\342\202\377')é"
 # A command name the kernel cuts at 15 bytes in the middle of the euro
 # sign's 3 bytes, as comm holds it
 CUTCOMM=zoo-holder-ab€
-STALE=/run/netns/$NSNAME-stale		# a file, and $STALE-dir
+STALE=/run/netns/$NSNAME-stale		# a file, $STALE-dir, $STALE-fifo
 exec > >(only_log_lines) 2>&1
 
 socktest_cleanup() {
@@ -306,13 +306,17 @@ if not any(o["comm"] == comm for r in mine for o in r["owners"]):
 }
 
 # --all-netns skips what is not a netns in /run/netns (a stale file, a
-# directory): exit 0, stderr empty; with -v, one line for each.
+# directory, a FIFO, which it must not wait on): exit 0, stderr empty;
+# with -v, one line for each.  -N of a FIFO is refused at once.
 check_netns_stale() {
-	local name="$APPLET --all-netns: skips a stale file and a directory in /run/netns"
-	local file=$STALE dir=$STALE-dir
+	local name="$APPLET --all-netns: skips a stale file, a directory and a FIFO in /run/netns"
+	local file=$STALE dir=$STALE-dir fifo=$STALE-fifo
 
-	touch "$file" && mkdir "$dir" || return
-	"$KIT" $APPLET --all-netns -c >/dev/null 2>"$W/err"
+	touch "$file" && mkdir "$dir" && mkfifo "$fifo" || return
+	expect_err "$APPLET -N FIFO: not a network namespace, refused at once" 1 \
+		"^$APPLET: unknown network namespace $fifo \\($fifo: not a network namespace\\)\$" \
+		timeout 5 "$KIT" $APPLET -c -N "$fifo"
+	timeout 5 "$KIT" $APPLET --all-netns -c >/dev/null 2>"$W/err"
 	if [ $? -ne 0 ] || [ -s "$W/err" ]; then
 		fail "$name" "stderr: $(cat "$W/err")"
 	else
@@ -320,18 +324,18 @@ check_netns_stale() {
 	fi
 	# A process of the host that exits during the walk is skipped too,
 	# and said: not this check's business.
-	"$KIT" $APPLET --all-netns -c -v 2>&1 >/dev/null |
+	timeout 5 "$KIT" $APPLET --all-netns -c -v 2>&1 >/dev/null |
 		grep -v -e '^libbpf: ' -e "^$APPLET: skipping /proc/[0-9]*/ns/net: No such file or directory\$" |
 		sort >"$W/err"
 	printf '%s: skipping %s: not a network namespace\n' \
-		$APPLET "$dir" $APPLET "$file" | sort >"$W/want"
+		$APPLET "$dir" $APPLET "$file" $APPLET "$fifo" | sort >"$W/want"
 	if cmp -s "$W/err" "$W/want"; then
 		pass "$APPLET --all-netns -v: says what it skips"
 	else
 		fail "$APPLET --all-netns -v: says what it skips" \
 			"stderr: $(cat "$W/err")" "want: $(cat "$W/want")"
 	fi
-	rm -f "$file"
+	rm -f "$file" "$fifo"
 	rmdir "$dir"
 }
 

@@ -68,32 +68,6 @@ int cpio_data(struct cpio *c, const char *name, unsigned int mode,
 	return cpio_write(c, data, size);
 }
 
-int open_regular(const char *path, const char *remedy, struct stat *st,
-		 struct kit_err *e)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0 || fstat(fd, st)) {
-		kit_fail(e, EXIT_RUNTIME, errno, "cannot read %s", path);
-		goto fail;
-	}
-	if (S_ISDIR(st->st_mode)) {
-		kit_fail(e, EXIT_RUNTIME, 0, "%s is a directory; %s", path,
-			 remedy);
-		goto fail;
-	}
-	if (!S_ISREG(st->st_mode)) {
-		kit_fail(e, EXIT_RUNTIME, 0, "%s is not a regular file; %s",
-			 path, remedy);
-		goto fail;
-	}
-	return fd;
-fail:
-	if (fd >= 0)
-		close(fd);
-	return -1;
-}
-
 /* The file's bytes after the header: left of them, unpadded. */
 static int copy_file(struct cpio *c, int fd, const char *path, off_t left)
 {
@@ -145,26 +119,44 @@ static void remove_partial(void)
 		unlink(partial);
 }
 
-/* INT, TERM, HUP: the partial file goes, then the signal does what it
- * would have done. */
+/* A signal that would end mkcpio: the partial file goes, then the
+ * signal does what it would have done. */
 static void remove_partial_on_signal(int sig)
 {
 	remove_partial();
 	raise(sig);
 }
 
-static const int partial_signals[] = { SIGINT, SIGTERM, SIGHUP };
-#define PARTIAL_SIGNALS	\
-	(sizeof(partial_signals) / sizeof(partial_signals[0]))
+/*
+ * Every signal whose default action ends the process and that can be
+ * caught (signal(7): Term and Core; not KILL, which cannot be), the
+ * real-time ones too: Ctrl-\ (QUIT), a full pipe reader gone (PIPE),
+ * RLIMIT_FSIZE reached (XFSZ) and the timers all end it as INT does.
+ */
+static const int partial_signals[] = {
+	SIGHUP, SIGINT, SIGQUIT, SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE,
+	SIGUSR1, SIGSEGV, SIGUSR2, SIGPIPE, SIGALRM, SIGTERM, SIGSTKFLT,
+	SIGXCPU, SIGXFSZ, SIGVTALRM, SIGPROF, SIGIO, SIGPWR, SIGSYS,
+};
+
+static void partial_signal_set(sigset_t *set)
+{
+	size_t i;
+	int sig;
+
+	sigemptyset(set);
+	for (i = 0; i < sizeof(partial_signals) / sizeof(*partial_signals);
+	     i++)
+		sigaddset(set, partial_signals[i]);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		sigaddset(set, sig);
+}
 
 static void block_partial_signals(int how)
 {
 	sigset_t set;
-	size_t i;
 
-	sigemptyset(&set);
-	for (i = 0; i < PARTIAL_SIGNALS; i++)
-		sigaddset(&set, partial_signals[i]);
+	partial_signal_set(&set);
 	sigprocmask(how, &set, NULL);
 }
 
@@ -182,12 +174,14 @@ static void catch_partial_signals(void)
 {
 	struct sigaction sa = { .sa_handler = remove_partial_on_signal,
 				.sa_flags = SA_RESETHAND }, old;
-	size_t i;
+	sigset_t set;
+	int sig;
 
-	for (i = 0; i < PARTIAL_SIGNALS; i++)
-		if (!sigaction(partial_signals[i], NULL, &old) &&
-		    old.sa_handler != SIG_IGN)
-			sigaction(partial_signals[i], &sa, NULL);
+	partial_signal_set(&set);
+	for (sig = 1; sig < NSIG; sig++)
+		if (sigismember(&set, sig) == 1 &&
+		    !sigaction(sig, NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(sig, &sa, NULL);
 }
 
 /*
@@ -273,15 +267,17 @@ static int open_in_place(const char *out, struct kit_err *e)
 /*
  * OUT as -o names it: a regular file (through symlinks too: the link
  * stays) or a new name gets the partial file; a character device or a
- * pipe (/dev/stdout) is written in place; nothing else, and never IMAGE
- * itself.  Checked before the archive is built.
+ * pipe (/dev/stdout) is written in place; nothing else.  Checked before
+ * the archive is built.
  */
-int open_output(const char *out, const char *image, char **target,
-		struct kit_err *e)
+int open_output(const char *out, char **target, struct kit_err *e)
 {
-	struct stat st, img;
+	struct stat st;
 
 	*target = NULL;
+	if (!*out)
+		return kit_fail(e, EXIT_USAGE, 0, "-o takes the archive's "
+				"file name, got ''");
 	if (out[strlen(out) - 1] == '/')
 		return kit_fail(e, EXIT_RUNTIME, 0, "-o %s names a "
 				"directory; give the archive's file name, "
@@ -292,10 +288,6 @@ int open_output(const char *out, const char *image, char **target,
 		return kit_fail(e, EXIT_RUNTIME, 0, "-o %s is a directory; "
 				"give the archive's file name, e.g. -o "
 				"%s/initrd.cpio", out, out);
-	if (image && !stat(image, &img) && img.st_dev == st.st_dev &&
-	    img.st_ino == st.st_ino)
-		return kit_fail(e, EXIT_RUNTIME, 0, "-o %s is IMAGE itself: "
-				"write the archive elsewhere", out);
 	if (S_ISREG(st.st_mode)) {
 		*target = realpath(out, NULL);
 		if (!*target)

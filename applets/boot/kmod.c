@@ -115,19 +115,37 @@ static int choose(struct modules *m, const char *line, size_t len,
 	return 0;
 }
 
-/* The dependencies a modules.dep line lists; their number. */
-static int dep_list(char *line, char **deps, int max)
+/* The dependencies a modules.dep line lists, into deps (NULL: counted
+ * only); their number. */
+static int dep_words(char *line, char **deps)
 {
+	char *p = line + strcspn(line, ":\n") + 1;
 	int n;
 
-	for (deps[0] = line + strcspn(line, ":\n") + 1, n = 0; n < max - 1;
-	     n++) {
-		deps[n] += strspn(deps[n], " ");
-		if (*deps[n] == '\n' || !*deps[n])
-			break;
-		deps[n + 1] = deps[n] + strcspn(deps[n], " \n");
+	for (n = 0;; n++) {
+		p += strspn(p, " ");
+		if (*p == '\n' || !*p)
+			return n;
+		if (deps)
+			deps[n] = p;
+		p += strcspn(p, " \n");
 	}
-	return n;
+}
+
+/*
+ * Every dependency of a modules.dep line, however many: it lists the
+ * whole closure, dozens for a GPU driver.  *deps is the caller's to
+ * free; their number, or -1 with *m->err.
+ */
+static int dep_list(struct modules *m, char *line, char ***deps)
+{
+	int n = dep_words(line, NULL);
+
+	*deps = malloc((n + 1) * sizeof(**deps));
+	if (!*deps)
+		return kit_fail(m->err, EXIT_RUNTIME, ENOMEM, "cannot read "
+				"%s/modules.dep", m->dir);
+	return dep_words(line, *deps);
 }
 
 /* *line: the modules.dep line of a dependency, or NULL when built in;
@@ -171,26 +189,37 @@ static int report_cycle(struct modules *m, char **path, int from,
 			"depmod", m->dir, chain);
 }
 
+/* path[MODULES_MAX + 1]: the modules.dep lines from the one asked for
+ * to line; a path of distinct modules longer than that is too many. */
 static int check_cycle(struct modules *m, char *line, char **path,
 		       int depth)
 {
-	char *deps[64], *dline;
-	int i, n;
+	char **deps, *dline;
+	int i, n, ret = -1;
 
 	if (in_set(m->acyclic, m->nacyclic, line))
 		return 0;
 	for (i = 0; i < depth && path[i] != line; i++)
 		;
-	path[depth] = line;
-	if (i < depth || depth == 64)
+	if (i < depth) {
+		path[depth] = line;
 		return report_cycle(m, path, i, depth);
-	n = dep_list(line, deps, 64);
+	}
+	if (depth == MODULES_MAX)
+		return too_many(m);
+	path[depth] = line;
+	n = dep_list(m, line, &deps);
+	if (n < 0)
+		return -1;
 	for (i = 0; i < n; i++) {
 		if (dep_line(m, deps[i], true, &dline) ||
 		    (dline && check_cycle(m, dline, path, depth + 1)))
-			return -1;
+			goto out;
 	}
-	return add_to_set(m, m->acyclic, &m->nacyclic, line);
+	ret = add_to_set(m, m->acyclic, &m->nacyclic, line);
+out:
+	free(deps);
+	return ret;
 }
 
 static int load_order(struct modules *m, char *line, bool soft);
@@ -247,22 +276,27 @@ static int add_softdeps(struct modules *m, const char *name,
  * found through them. */
 static int load_deps(struct modules *m, char *line, bool soft)
 {
-	char *deps[64], *path[65], *dline;
-	int n, i;
+	char **deps, *path[MODULES_MAX + 1], *dline;
+	int n, i, ret = -1;
 
 	if (check_cycle(m, line, path, 0))
 		return -1;
-	n = dep_list(line, deps, 64);
+	n = dep_list(m, line, &deps);
+	if (n < 0)
+		return -1;
 	while (n-- > 0) {
 		if (dep_line(m, deps[n], soft, &dline))
-			return -1;
+			goto out;
 		i = dline ? chosen_index(m, dline, strcspn(dline, ":\n")) : -1;
 		/* In the order already, as hard as asked: done. */
 		if (dline && (i < 0 || (m->soft[i] && !soft)) &&
 		    load_order(m, dline, soft))
-			return -1;
+			goto out;
 	}
-	return 0;
+	ret = 0;
+out:
+	free(deps);
+	return ret;
 }
 
 /*
@@ -390,19 +424,21 @@ int add_module(struct modules *m, const char *word)
 /*
  * *buf: the file whole, NUL-terminated (its size in *size), or NULL
  * when it cannot be opened (errno says why).  -1 with *e when it opened
- * but could not be read.
+ * but is no regular file or could not be read.
  */
 static int read_whole(const char *path, char **buf, size_t *size,
 		      struct kit_err *e)
 {
 	struct stat st;
-	int ret = 0, fd = open(path, O_RDONLY | O_CLOEXEC);
+	int ret = 0, fd = open_noblock(path);
 
 	*buf = NULL;
 	if (fd < 0)
 		return 0;
-	if (fstat(fd, &st))
+	if (regular_file(fd, path, "reinstall its package", &st, e)) {
+		ret = -1;
 		goto out;
+	}
 	*buf = malloc(st.st_size + 1);
 	if (!*buf || read(fd, *buf, st.st_size) != st.st_size) {
 		free(*buf);

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <lzma.h>
 #include <zlib.h>
 #include <zstd.h>
@@ -43,6 +44,110 @@ const char *machine_arch(unsigned int machine)
 		return "arm";
 	}
 	return NULL;
+}
+
+/* ---- what kind of ELF file /init would be ---- */
+
+/* A field of an ELF32 or ELF64 structure, of either byte order. */
+struct elf_file {
+	bool is64, msb;
+	int fd;
+};
+
+#define ELF_FIELD(ef, type, field) ((ef)->is64 ?			\
+	elf_get((ef), p + offsetof(Elf64_##type, field),		\
+		sizeof(((Elf64_##type *)0)->field)) :			\
+	elf_get((ef), p + offsetof(Elf32_##type, field),		\
+		sizeof(((Elf32_##type *)0)->field)))
+#define ELF_SIZE(ef, type) \
+	((ef)->is64 ? sizeof(Elf64_##type) : sizeof(Elf32_##type))
+
+static uint64_t elf_get(const struct elf_file *ef, const unsigned char *p,
+			size_t size)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	for (i = 0; i < size; i++)
+		v |= (uint64_t)p[ef->msb ? size - 1 - i : i] << (8 * i);
+	return v;
+}
+
+/* The file's bytes [off, off + size) in a new buffer, or NULL. */
+static unsigned char *elf_read(const struct elf_file *ef, uint64_t off,
+			       uint64_t size)
+{
+	unsigned char *buf;
+
+	/* Program headers and a static PIE's dynamic section are small. */
+	if (!size || size > 1 << 20 || !(buf = malloc(size)))
+		return NULL;
+	if (pread(ef->fd, buf, size, off) != (ssize_t)size) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* Whether the PT_DYNAMIC segment at p has DF_1_PIE in DT_FLAGS_1: a
+ * PIE, which a shared library is not. */
+static bool elf_is_pie(const struct elf_file *ef, const unsigned char *ph)
+{
+	const unsigned char *p = ph;
+	uint64_t size = ELF_FIELD(ef, Phdr, p_filesz), i;
+	unsigned char *dyn = elf_read(ef, ELF_FIELD(ef, Phdr, p_offset), size);
+	bool pie = false;
+
+	for (i = 0; dyn && i + ELF_SIZE(ef, Dyn) <= size;
+	     i += ELF_SIZE(ef, Dyn)) {
+		p = dyn + i;
+		if (ELF_FIELD(ef, Dyn, d_tag) == DT_FLAGS_1)
+			pie = ELF_FIELD(ef, Dyn, d_un) & DF_1_PIE;
+	}
+	free(dyn);
+	return pie;
+}
+
+const char *elf_not_init(int fd, const unsigned char *hdr, size_t len)
+{
+	struct elf_file ef = { hdr[EI_CLASS] == ELFCLASS64,
+			       hdr[EI_DATA] == ELFDATA2MSB, fd };
+	const unsigned char *p = hdr;
+	uint64_t type, phoff, phentsize, phnum, i;
+	unsigned char *ph;
+	const char *why = NULL;
+	bool interp = false, pie = false;
+
+	if (len < ELF_SIZE(&ef, Ehdr))
+		return "cut short";
+	type = ELF_FIELD(&ef, Ehdr, e_type);
+	if (type == ET_REL)
+		return "a relocatable object (a .o or a kernel module), not a "
+		       "program";
+	if (type != ET_EXEC && type != ET_DYN)
+		return "no ELF program (a core dump?)";
+	phoff = ELF_FIELD(&ef, Ehdr, e_phoff);
+	phentsize = ELF_FIELD(&ef, Ehdr, e_phentsize);
+	phnum = ELF_FIELD(&ef, Ehdr, e_phnum);
+	if (phentsize < ELF_SIZE(&ef, Phdr) ||
+	    !(ph = elf_read(&ef, phoff, phnum * phentsize)))
+		return "damaged: its program headers cannot be read";
+	for (i = 0; i < phnum; i++) {
+		p = ph + i * phentsize;
+		if (ELF_FIELD(&ef, Phdr, p_type) == PT_INTERP)
+			interp = true;
+		else if (ELF_FIELD(&ef, Phdr, p_type) == PT_DYNAMIC)
+			pie = elf_is_pie(&ef, p);
+	}
+	free(ph);
+	/* load_elf_binary() runs an ET_DYN without PT_INTERP where it
+	 * lies: a static PIE, or a library that crashes. */
+	if (interp)
+		why = "dynamically linked (the loader it names is not in the "
+		      "archive)";
+	else if (type == ET_DYN && !pie)
+		why = "a shared library, not a program";
+	return why;
 }
 
 /* ---- mkcpio: a module as the kernel's finit_module() takes it ---- */

@@ -67,6 +67,7 @@ static int choose_modules(struct mkcpio_job *job, struct modules *m)
 static int choose_init(struct mkcpio_job *job, struct modules *m)
 {
 	unsigned char hdr[64];
+	const char *why;
 	struct stat st;
 	ssize_t n;
 	int fd, ret = -1;
@@ -90,10 +91,30 @@ static int choose_init(struct mkcpio_job *job, struct modules *m)
 			 "ELF file; %s", m->init_name, REMEDY_INIT);
 		goto out;
 	}
+	why = elf_not_init(fd, hdr, n);
+	if (why) {
+		kit_fail(m->err, EXIT_RUNTIME, 0, "%s is %s; %s",
+			 m->init_name, why, REMEDY_INIT_STATIC);
+		goto out;
+	}
 	ret = 0;
 out:
 	close(fd);
 	return ret;
+}
+
+/* OUT is none of the files the archive is made of, by any name (a hard
+ * link, a symlink, /proc/self/exe): writing it would destroy them. */
+static int out_is_input(const char *out, const char *path, const char *what,
+			struct kit_err *e)
+{
+	struct stat o, in;
+
+	if (!path || stat(out, &o) || stat(path, &in) ||
+	    o.st_dev != in.st_dev || o.st_ino != in.st_ino)
+		return 0;
+	return kit_fail(e, EXIT_RUNTIME, 0, "-o %s is %s itself: write the "
+			"archive elsewhere", out, what);
 }
 
 static int write_archive(struct cpio *c, struct modules *m,
@@ -121,7 +142,11 @@ int mkcpio(struct mkcpio_job *job)
 		goto out;
 	if (job->out) {
 		c.path = job->out;
-		c.fd = open_output(job->out, job->image, &target, e);
+		if (out_is_input(job->out, job->image, "IMAGE", e) ||
+		    out_is_input(job->out, m.init, job->init ? "KIT" :
+				 "this kit", e))
+			goto out;
+		c.fd = open_output(job->out, &target, e);
 		if (c.fd < 0)
 			goto out;
 	} else if (isatty(STDOUT_FILENO)) {

@@ -56,20 +56,17 @@ int cpio_data(struct cpio *c, const char *name, unsigned int mode,
 /* What to give instead of a path that is no regular file. */
 #define REMEDY_IMAGE	"give the RAM disk image's file"
 #define REMEDY_INIT	"give -i KIT, a kit binary"
+#define REMEDY_INIT_STATIC	"give -i KIT, a kit binary (static, as make " \
+	"builds it)"
 /* A file copied whole, under a name of its own. */
 int cpio_file(struct cpio *c, const char *name, const char *path,
 	      const char *remedy);
-/* A file mkcpio copies (/init, IMAGE), open, and never a directory: its
- * fd, or -1 with *e, which names the remedy. */
-int open_regular(const char *path, const char *remedy, struct stat *st,
-		 struct kit_err *e);
 /*
  * OUT opened for writing: a regular OUT, or a new one, as OUT.XXXXXX in
  * its directory (*target: OUT, renamed over at close_output(); the
  * caller frees it).  The fd, or -1 with *e and no partial file.
  */
-int open_output(const char *out, const char *image, char **target,
-		struct kit_err *e);
+int open_output(const char *out, char **target, struct kit_err *e);
 /* 0, or -1 with *c->err and the partial file gone. */
 int close_output(struct cpio *c, const char *target);
 /* OUT left unfinished: closed, and its partial file gone. */
@@ -81,6 +78,13 @@ void discard_output(struct cpio *c);
  * len of them; 0 if they are not an ELF header.
  */
 unsigned int elf_machine(const unsigned char *data, size_t len);
+/*
+ * Why the ELF file fd (hdr: its first len bytes, an ELF header) cannot
+ * be /init, or NULL: the kernel execs /init with no loader in the
+ * archive, so only an ET_EXEC or a static PIE (ET_DYN, DF_1_PIE) with no
+ * PT_INTERP runs there.
+ */
+const char *elf_not_init(int fd, const unsigned char *hdr, size_t len);
 /* The machine's name as the kit build names it: "x86", "arm64"... */
 const char *machine_arch(unsigned int machine);
 

@@ -130,6 +130,24 @@ int release_version(const char *release, const char *version, int v[3]);
  * as X.Y.Z), else uname's. */
 int running_version(int v[3]);
 
+/*
+ * path opened for reading without waiting on it: open() of a FIFO would
+ * block until a writer came (fifo_open()).  The caller checks what kind
+ * of file it is; -1 with errno.
+ */
+int open_noblock(const char *path);
+/*
+ * 0 if fd, opened from path, is a regular file (*st its stat); else -1
+ * with *e saying what it is instead, remedy after it.  Every input that
+ * must be a file's bytes goes through here.
+ */
+struct stat;
+int regular_file(int fd, const char *path, const char *remedy,
+		 struct stat *st, struct kit_err *e);
+/* open_noblock() and regular_file(): the fd, or -1 with *e. */
+int open_regular(const char *path, const char *remedy, struct stat *st,
+		 struct kit_err *e);
+
 /* Read a small file whole, NUL-terminated; strips one trailing newline.
  * Returns its length or -1 with errno set. */
 ssize_t read_text(const char *path, char *buf, size_t size);

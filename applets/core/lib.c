@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -374,6 +375,39 @@ int running_version(int v[3])
 	if (uname(&uts))
 		return 0;
 	return release_version(uts.release, uts.version, v);
+}
+
+int open_noblock(const char *path)
+{
+	return open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+}
+
+int regular_file(int fd, const char *path, const char *remedy,
+		 struct stat *st, struct kit_err *e)
+{
+	if (fstat(fd, st))
+		return kit_fail(e, EXIT_RUNTIME, errno, "cannot read %s", path);
+	if (S_ISDIR(st->st_mode))
+		return kit_fail(e, EXIT_RUNTIME, 0, "%s is a directory; %s",
+				path, remedy);
+	if (!S_ISREG(st->st_mode))
+		return kit_fail(e, EXIT_RUNTIME, 0, "%s is not a regular file; "
+				"%s", path, remedy);
+	return 0;
+}
+
+int open_regular(const char *path, const char *remedy, struct stat *st,
+		 struct kit_err *e)
+{
+	int fd = open_noblock(path);
+
+	if (fd < 0)
+		return kit_fail(e, EXIT_RUNTIME, errno, "cannot read %s", path);
+	if (regular_file(fd, path, remedy, st, e)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
 }
 
 ssize_t read_text(const char *path, char *buf, size_t size)

@@ -12,6 +12,7 @@
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "core/kit.h"
@@ -331,17 +332,26 @@ static int by_name(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The names in the LED class directory that pattern matches, sorted. */
+/*
+ * The names in the LED class directory that pattern matches, sorted.  A
+ * name that exists is that LED alone, whatever it holds: a backslash or
+ * a * in a LED's name is no glob (fnmatch() would find no 'x\y').
+ */
 char **matching_names(const char *pattern, int *count)
 {
 	DIR *dir = opendir(leds_dir());
 	char **names = NULL;
 	struct dirent *entry;
+	struct stat st;
+	bool exact;
 	int n = 0;
 
+	exact = dir && *pattern != '.' && !strchr(pattern, '/') &&
+		!fstatat(dirfd(dir), pattern, &st, AT_SYMLINK_NOFOLLOW);
 	while (dir && (entry = readdir(dir))) {
 		if (*entry->d_name == '.' ||
-		    fnmatch(pattern, entry->d_name, 0))
+		    (exact ? strcmp(pattern, entry->d_name) :
+			     fnmatch(pattern, entry->d_name, 0)))
 			continue;
 		names = realloc(names, (n + 1) * sizeof(*names));
 		if (!names || !(names[n++] = strdup(entry->d_name))) {

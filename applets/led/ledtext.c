@@ -17,8 +17,10 @@ int ledtext_level(const char *s, long *value, bool *percent)
 	unsigned long v;
 
 	*percent = len > 1 && s[len - 1] == '%';
+	/* Decimal, as brightness_store() (kstrtoul base 10) and the pattern
+	 * trigger (%d) read a level: 010 is ten there, 0x10 an error. */
 	if (!*percent) {
-		if (parse_ulong(s, 0, 0, LONG_MAX, &v))
+		if (parse_ulong(s, 10, 0, LONG_MAX, &v))
 			return -1;
 	} else {
 		if (len > sizeof(digits))

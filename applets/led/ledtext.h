@@ -16,8 +16,8 @@
 #define LEDTEXT_PATTERN_SIZE	4096
 
 /*
- * A brightness as mcled takes it: a value the kernel's %i reads (decimal,
- * 0x hex, leading-0 octal), or N%, a decimal percentage of max_brightness
+ * A brightness as mcled takes it: a decimal value, as sysfs and the
+ * pattern trigger read one, or N%, a decimal percentage of max_brightness
  * (*percent set).  0, or -1 when malformed.
  */
 int ledtext_level(const char *s, long *value, bool *percent);

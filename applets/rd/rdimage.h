@@ -271,6 +271,7 @@ struct target {
 	int error;		/* errno when short */
 	bool quit;
 	bool resized;		/* an unsized zram given a disksize */
+	bool created;		/* a new file, made by this load (-f) */
 };
 
 /*
@@ -281,6 +282,9 @@ struct target {
 int rd_target_open(struct load *ld, struct target *t, bool allow_file);
 /* Writes go through a thread of their own from now on. */
 int rd_target_thread(struct load *ld, struct target *t);
+/* A file the load created (-f NEW) removed, when it failed: a refusal
+ * leaves nothing behind.  True when it was. */
+bool rd_target_remove_new(struct target *t);
 /* After the load: flushed to the device, and read back with --verify. */
 int rd_target_finish(struct load *ld, struct target *t);
 /*

@@ -130,6 +130,8 @@ static int load_failed(struct rd_job *job, struct rd_state *s)
 	if (rd_target_unsize(&s->t))
 		snprintf(reset, sizeof(reset), "; cannot reset %s to no "
 			 "disksize: %s", s->t.path, strerror(errno));
+	else if (rd_target_remove_new(&s->t))
+		snprintf(reset, sizeof(reset), ", which it created: removed");
 	snprintf(job->error, sizeof(job->error),
 		 "%s; %llu bytes written to %s%s", s->ld.error,
 		 (unsigned long long)s->ld.written, s->t.path, reset);
@@ -142,6 +144,7 @@ int rd_load(struct rd_job *job)
 	int ret = 0;
 
 	if (find(job, &s, job->target) || open_target(job, &s)) {
+		rd_target_remove_new(&s.t);
 		ret = job_fail(job, &s.ld);
 		goto out;
 	}

@@ -275,6 +275,7 @@ static int open_file(struct load *ld, struct target *t, bool allow_file)
 		flags |= more;
 	}
 	t->fd = open(t->path, flags, 0666);
+	t->created = t->fd >= 0 && (flags & O_CREAT);
 	/* A node for a device that is not there helps nobody. */
 	if (t->fd < 0 && made) {
 		saved = errno;
@@ -306,6 +307,11 @@ int rd_target_open(struct load *ld, struct target *t, bool allow_file)
 	ld->sync = target_sync;
 	ld->out_ctx = t;
 	return 0;
+}
+
+bool rd_target_remove_new(struct target *t)
+{
+	return t->created && !unlink(t->path);
 }
 
 int rd_target_thread(struct load *ld, struct target *t)

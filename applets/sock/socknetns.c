@@ -18,10 +18,11 @@
 #include "sock/socknetns.h"
 
 /* path opened as a network namespace; -1 with errno set when it is not,
- * or no longer, one: ENOENT (gone) or EINVAL (another kind of file). */
+ * or no longer, one: ENOENT (gone) or EINVAL (another kind of file, a
+ * FIFO among them, which open() does not wait on). */
 static int open_netns(const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_noblock(path);
 
 	if (fd >= 0 && ioctl(fd, NS_GET_NSTYPE) != CLONE_NEWNET) {
 		close(fd);

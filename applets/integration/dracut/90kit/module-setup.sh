@@ -15,7 +15,7 @@ depends() {
 }
 
 install() {
-	local kit=@BINDIR@/kit module
+	local kit='@BINDIR@/kit' module
 
 	inst_binary "$kit" /usr/bin/kit
 	"$initdir/usr/bin/kit" --install -s "$initdir/usr/bin" || return 1
