@@ -51,6 +51,19 @@ SYSROOT ?= $(eval SYSROOT := $(shell tests/sysroot \
 	$(DEB_ARCH_$(ARCH))))$(SYSROOT)
 endif
 SYSROOT_FLAGS = $(if $(SYSROOT),--sysroot=$(SYSROOT))
+# Debian 13's libelf.a (elfutils 0.192) does not link statically: it
+# calls eu_search_tree_init(), whose object (lib/eu-search.o) it lacks.
+# Where the host's libelf does not link so, a native build takes its
+# static libraries from kit's sysroot of the host's architecture first
+# (tests/sysroot: the same release, libelf from its backports).
+ifeq ($(CROSS_COMPILE)$(origin SYSROOT),undefined)
+static_libelf_links = $(shell printf 'char *elf_begin();\nint main(void) { \
+	return !elf_begin(); }\n' | $(CC) -w -static -x c - -o /dev/null \
+	-lelf -lz -lzstd >/dev/null 2>&1 && echo yes)
+NATIVE_LIBS_DIR = $(if $(filter sock,$(ENGINE_DIRS)),$(if \
+	$(static_libelf_links),,-L$(shell tests/sysroot \
+	$(DEB_ARCH_$(ARCH)))/usr/lib/$(TRIPLET_$(ARCH))))
+endif
 ifeq ($(origin CC),default)
 CC := $(CROSS_COMPILE)gcc
 endif
@@ -99,7 +112,7 @@ OBJS := $(patsubst applets/%,$(O)/%.o,$(CORE) $(addprefix applets/,$(APPLETS)) \
 # The libraries each engine calls; linked in this order (libbpf needs
 # libelf and zlib), and only those of the engines linked: a kit without
 # the socket applets has no libbpf, libelf or BPF object in it.
-LIBS_sock := bpf elf z
+LIBS_sock := bpf elf z zstd
 LIBS_rd := z lzma bz2 zstd lz4 lzo2
 LIBS_boot := z lzma zstd
 LIBS_led :=
@@ -143,7 +156,7 @@ all: $(KIT)
 $(KIT): $(OBJS)
 	$(call msg,LINK,$@)
 	$(Q)$(CC) $(KIT_LDFLAGS) $(LDFLAGS) -o $@ $(OBJS) \
-		$(call KIT_LDLIBS,$(ENGINE_DIRS)) $(LDLIBS)
+		$(NATIVE_LIBS_DIR) $(call KIT_LDLIBS,$(ENGINE_DIRS)) $(LDLIBS)
 
 $(O)/%.o: applets/%.c applets/core/kit.h | $(BUILD_DEPS)
 	$(call msg,CC,$@)

@@ -143,6 +143,22 @@ else
 		"status $status" "$msg"
 fi
 
+# Where the host's libelf.a does not link statically (Debian 13's 0.192
+# lacks eu_search_tree_init()), a native build takes its static libraries
+# from kit's sysroot of the host's architecture: here made to, by saying
+# the host's does not link.
+name="build: a host libelf that cannot link statically: the sysroot's instead"
+if hostroot=$(tests/sysroot "$(dpkg --print-architecture)") &&
+   env -u KIT make --no-print-directory O="$tmp/native-sysroot" V=1 \
+	static_libelf_links= >"$tmp/native-sysroot.log" 2>&1 &&
+   grep -q -- "-L$hostroot/usr/lib/" "$tmp/native-sysroot.log" &&
+   file "$tmp/native-sysroot/kit" | grep -q 'statically linked' &&
+   "$tmp/native-sysroot/kit" tcpiter -s listening >/dev/null; then
+	pass "$name"
+else
+	fail "$name" "$(tail -5 "$tmp/native-sysroot.log")"
+fi
+
 # Debian 13's bpftool (7.5) writes the skeletons' objects as aligned
 # arrays, Debian 12's (7.1) inline: skelpack packs both, and the kit built
 # with 7.5's skeletons dumps what the host's kit dumps.
