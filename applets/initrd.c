@@ -572,8 +572,7 @@ static int mkcpio_main(int argc, char **argv)
 		switch (opt) {
 		case 's':
 			if (parse_ulong(optarg, 0, 0, INT_MAX, &job.start))
-				die_usage("-s takes a block number (1 KiB "
-					  "blocks), got %s", optarg);
+				die_usage(RD_START_BAD, INT_MAX, optarg);
 			break;
 		case 'r':
 			job.root = optarg;

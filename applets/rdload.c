@@ -79,8 +79,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 		case 's':
 			/* The kernel's ramdisk_start= reads it as %i does. */
 			if (parse_ulong(optarg, 0, 0, INT_MAX, &start))
-				die_usage("-s takes a block number (1 KiB "
-					  "blocks), got %s", optarg);
+				die_usage(RD_START_BAD, INT_MAX, optarg);
 			o->start = start;
 			break;
 		}

@@ -228,7 +228,7 @@ udpiter -N|^udpiter: option '-N' needs a value; see 'udpiter --help'$
 udpiter -c -j|^udpiter: -c and -j exclude each other; give one of them$
 udpiter pin|^udpiter: pin takes one PATH$
 rdload -i|^rdload: no IMAGE given \(see rdload --help\)$
-rdload /dev/null -s 1x|^rdload: -s takes a block number \(1 KiB blocks\), got 1x$
+rdload /dev/null -s 1x|^rdload: -s takes a block number \(1 KiB blocks\), 0 to 2147483647 in decimal, 0x hex or 0 octal; got 1x$
 rdload -qx|^rdload: unknown option '-x'; see 'rdload --help'$
 rdload -s|^rdload: option '-s' needs a value; see 'rdload --help'$
 rdload /dev/null -o|^rdload: option '-o' needs a value; see 'rdload --help'$

@@ -382,7 +382,7 @@ expect "mkcpio -m an alias with [-_] in it (e, soft dependencies first)" 0 \
 	"brd /kit/lib/brd.ko;d /kit/lib/d.ko soft;c /kit/lib/c.ko soft;e /kit/lib/e.ko;" \
 	bash -c '"$@" | list_of' sh fmk -m soft-alias
 expect_err "mkcpio -m what nothing knows" 1 \
-	"initrd: no module fs-none in .*/modules.dep, modules.alias or modules.builtin" \
+	"initrd: no module fs-none in .*/modules.dep, modules.alias or modules.builtin; check its name, and that -k names the kernel that has it" \
 	fmk -m fs-none -o "$o/mod.cpio"
 
 # A real kernel's aliases: ext3 and fs-ext4 are ext4, as modprobe says.

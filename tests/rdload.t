@@ -327,6 +327,12 @@ while read -r file raw kind word _; do
 	run_rdload -o "$big" "$bad"
 	refused "rdload: corrupt $word stream: error, nothing past what was written" \
 		"$big" "$word.*bytes written"
+	if [ "$comp" = bz2 ]; then
+		grep -q '^rdload: RAMDISK: bzip2 data corrupt; [0-9]* bytes written' "$work/err" &&
+			pass "rdload: corrupt bzip2 stream: said in words, no library code" ||
+			fail "rdload: corrupt bzip2 stream: said in words, no library code" \
+				"$(cat "$work/err")"
+	fi
 done <"$img/expect"
 
 # ---- Volumes ----
@@ -665,6 +671,14 @@ zero_mib1() {
 at_prompt zero_mib1 --verify --prompt -o "$big" "$work/half.0" "$work/half.1"
 refused "rdload: --verify names MiB 1, changed behind its back" "$big" \
 	"verify failed: $big reads back other bytes than were written, in MiB 1 \(bytes 1048576-2097151\); 4194304 bytes written"
+
+run_rdload -o /dev/null "$img/ext2.img.gz"
+if [ "$status" = 1 ] && grep -qx "rdload: /dev/null is not a block device: give /dev/ramN or another block device, or a file with -f" "$work/err"; then
+	pass "rdload -o /dev/null: not a block device, and what to give"
+else
+	fail "rdload -o /dev/null: not a block device, and what to give" \
+		"exit status $status" "$(cat "$work/err")"
+fi
 
 # -f: a regular file, written from its start, never truncated.
 file=$work/target.file

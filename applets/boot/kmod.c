@@ -417,7 +417,8 @@ int add_module(struct modules *m, const char *word)
 	if (!found)
 		return kit_fail(m->err, EXIT_RUNTIME, 0, "no module %s in "
 				"%s/modules.dep, modules.alias or "
-				"modules.builtin", word, m->dir);
+				"modules.builtin; check its name, and that -k "
+				"names the kernel that has it", word, m->dir);
 	return found < 0 ? -1 : 0;
 }
 

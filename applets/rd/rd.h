@@ -14,6 +14,10 @@
 #include <stdint.h>
 
 #define RD_BLOCK	1024		/* the kernel's BLOCK_SIZE: KiB */
+/* -s START, as rdload and initrd mkcpio take it, and as the kernel's
+ * ramdisk_start= reads it (%i): what a bad one is told, with the range. */
+#define RD_START_BAD	"-s takes a block number (1 KiB blocks), 0 to %d " \
+	"in decimal, 0x hex or 0 octal; got %s"
 
 struct rd_job {
 	char **volumes;			/* the image's files, in order */

@@ -143,7 +143,9 @@ static int bzip2_step(struct load *ld, void *state, const unsigned char **in,
 		return 1;
 	if (ret == BZ_OK)
 		return 0;
-	return rd_fail(ld, "RAMDISK: bzip2 data corrupt (libbz2 error %d)", ret);
+	if (ret == BZ_MEM_ERROR)
+		return rd_fail(ld, "RAMDISK: bzip2: out of memory");
+	return rd_fail(ld, "RAMDISK: bzip2 data corrupt");
 }
 
 static void bzip2_end(void *state)

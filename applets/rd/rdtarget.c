@@ -300,7 +300,9 @@ int rd_target_open(struct load *ld, struct target *t, bool allow_file)
 	if (S_ISREG(st.st_mode))
 		ld->capacity = UINT64_MAX;
 	else if (!S_ISBLK(st.st_mode))
-		return rd_fail(ld, "%s is not a block device", t->path);
+		return rd_fail(ld, "%s is not a block device: give /dev/ramN or "
+			       "another block device, or a file with -f",
+			       t->path);
 	else if (block_target(ld, t))
 		return -1;
 	ld->write = target_write;
