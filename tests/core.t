@@ -57,8 +57,23 @@ expect_err "--help of an unknown applet: 127" 127 \
 	"^kit: applet not found: nosuch\$" "$kit" --help nosuch
 
 # Exit statuses through die_usage() and die(), from the core and an applet.
-expect_err "core usage error: 2" 2 "^kit: --install takes \[-s\] DIR\$" \
+expect_err "core usage error: 2" 2 "^kit: --install takes \[-s\] DIR, the directory for the links \(kit --install -s /bin\)\$" \
 	"$kit" --install
+expect_err "--install '': a usage error, no mkdir -p of nothing" 2 \
+	"^kit: --install takes \[-s\] DIR, the directory for the links \(kit --install -s /bin\)\$" \
+	"$kit" --install ''
+# Hard links cannot cross file systems: said once, before any link.
+shm=$(mktemp -d /dev/shm/kit-core.XXXXXX)
+if [ "$(stat -c %d "$shm")" != "$(stat -L -c %d "$kit")" ]; then
+	expect_err "--install DIR on another file system: use -s, once, no link made" 1 \
+		"^kit: --install: $shm is on another file system than $(realpath "$kit"): hard links cannot cross file systems; use --install -s\$" \
+		"$kit" --install "$shm"
+	expect "--install DIR on another file system: nothing made" 0 "" ls -A "$shm"
+fi
+rm -rf "$shm"
+[ "$(id -u)" != 0 ] || expect_err "--install, as root, where no link can be made: not 'run as root'" 1 \
+	"^kit: --install: cannot create links in /proc/sys: Permission denied; give another directory\$" \
+	"$kit" --install -s /proc/sys
 expect_err "core runtime error: 1" 1 \
 	"^kit: --install: $tmp/nosuch does not exist; create it first \(mkdir -p $tmp/nosuch\)\$" \
 	"$kit" --install "$tmp/nosuch"

@@ -120,13 +120,15 @@ static int install_link(const char *target, const char *dir,
 	return 0;
 }
 
-/* Refuses, before the first link, a DIR that cannot take them all. */
-static void check_install_dir(const char *dir)
+/* Refuses, before the first link, a DIR that cannot take them all:
+ * hard links to self cannot cross file systems (EXDEV). */
+static void check_install_dir(const char *dir, const char *self,
+			      bool symbolic)
 {
 	const int shown = 40;	/* of a path too long to show whole */
 	size_t longest = 0;
 	const struct applet *a;
-	struct stat st;
+	struct stat st, self_st;
 	int err = 0;
 
 	for_each_applet(a)
@@ -150,13 +152,20 @@ static void check_install_dir(const char *dir)
 	if (!S_ISDIR(st.st_mode))
 		die("--install: %s is not a directory; give the directory "
 		    "for the links", dir);
-	if (!access(dir, W_OK))
-		return;
-	if (errno == EROFS)
+	if (access(dir, W_OK) && errno == EROFS)
 		die("--install: %s is on a read-only file system; remount it "
 		    "read-write, or give another directory", dir);
-	die("--install: cannot create links in %s: %s; run as root, or "
-	    "give a directory you can write in", dir, strerror(errno));
+	if (access(dir, W_OK) && !geteuid())
+		die("--install: cannot create links in %s: %s; give another "
+		    "directory", dir, strerror(errno));
+	if (access(dir, W_OK))
+		die("--install: cannot create links in %s: %s; run as root, "
+		    "or give a directory you can write in", dir,
+		    strerror(errno));
+	if (!symbolic && !stat(self, &self_st) && self_st.st_dev != st.st_dev)
+		die("--install: %s is on another file system than %s: hard "
+		    "links cannot cross file systems; use --install -s", dir,
+		    self);
 }
 
 /*
@@ -187,12 +196,13 @@ static int kit_install(int argc, char **argv)
 		symbolic = true;
 		argc--, argv++;
 	}
-	if (argc != 1)
-		die_usage("--install takes [-s] DIR");
-	check_install_dir(argv[0]);
+	if (argc != 1 || !*argv[0])
+		die_usage("--install takes [-s] DIR, the directory for the "
+			  "links (kit --install -s /bin)");
 	/* Link to the binary itself, wherever the command line found it. */
 	if (!realpath("/proc/self/exe", target))
 		die_errno("cannot find my own path in /proc/self/exe");
+	check_install_dir(argv[0], target, symbolic);
 	for_each_applet(a)
 		if (install_link(link_target(target, argv[0], symbolic),
 				 argv[0], a->name, symbolic))
