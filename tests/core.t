@@ -222,6 +222,10 @@ mcled -j set 1|^mcled: -j goes with list, get and trigger$
 mcled show|^mcled: unknown command 'show': list, get, set, trigger, blink, pattern, heartbeat or steady$
 mcled set 1 2 -3|^mcled: unknown option '-3'; see 'mcled --help'$
 tcpiter extra|^tcpiter: unexpected argument 'extra'$
+tcpiter kill -n --sport 5001 --sport 6000|^tcpiter: --sport given twice: it takes one value; give it once$
+tcpiter --dst 10.0.0.0/8 --dst ::/0|^tcpiter: --dst given twice: it takes one value; give it once$
+udpiter -N a -N b|^udpiter: -N given twice: it takes one value; give it once$
+udpiter --uid 1 -c --uid 2|^udpiter: --uid given twice: it takes one value; give it once$
 tcpiter pin -4 a b|^tcpiter: pin takes one PATH$
 tcpiter -s bogus|^tcpiter: unknown state 'bogus' \(try established, listen, time-wait, \.\.\., connected, all\)$
 tcpiter --sport 99999|^tcpiter: --sport takes a port number 0-65535, got '99999'$
@@ -253,6 +257,14 @@ initrd mkboot|^initrd: unknown command 'mkboot': mkcpio \(see initrd --help\)$
 initrd mkcpio -o|^initrd: option '-o' needs a value; see 'initrd --help'$
 initrd mkcpio -k 1 -o /dev/null a b|^initrd: mkcpio takes one IMAGE at most, got 'b'$
 END
+# kill and pin come first or after the options, as any argument does.
+for a in tcpiter udpiter; do
+	expect "$a -t kill -n --sport 1: kill after an option" 0 \
+		"would close 0 sockets" \
+		sh -c 'unshare -n "$1" "$2" -t kill -n --sport 1 | tail -1' sh \
+		"$kit" "$a"
+done
+
 while read -r args; do
 	applet=${args%% *}
 	# shellcheck disable=SC2086

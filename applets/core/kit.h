@@ -100,6 +100,13 @@ int kit_getopt(int argc, char **argv, const char *shortopts,
  * two given, as given).  Repeating one option is not a conflict.
  */
 void opt_exclusive(const char *group);
+/*
+ * opt_once: call after the kit_getopt() loop.  group holds the values of
+ * options that take one value (a port, a namespace): one given twice
+ * exits 2, "APPLET: --sport given twice: it takes one value; give it
+ * once", rather than the last silently winning.
+ */
+void opt_once(const char *group);
 
 /*
  * parse_ulong: the whole string as a number in [min, max], no sign, no

@@ -162,6 +162,7 @@ static struct {
 	const char *shortopts;
 	const struct option *longopts;
 	int seen[MAX_SEEN], nseen;
+	bool again[MAX_SEEN];	/* seen[i] given more than once */
 } opts;
 
 static void record_seen(int opt)
@@ -169,10 +170,14 @@ static void record_seen(int opt)
 	int i;
 
 	for (i = 0; i < opts.nseen; i++)
-		if (opts.seen[i] == opt)
+		if (opts.seen[i] == opt) {
+			opts.again[i] = true;
 			return;
-	if (opts.nseen < MAX_SEEN)
+		}
+	if (opts.nseen < MAX_SEEN) {
+		opts.again[opts.nseen] = false;
 		opts.seen[opts.nseen++] = opt;
+	}
 }
 
 /* "-x", or "--name" for a long-only option, into buf. */
@@ -287,6 +292,19 @@ int kit_getopt(int argc, char **argv, const char *shortopts,
 	if (opt != -1)
 		record_seen(opt);
 	return opt;
+}
+
+void opt_once(const char *group)
+{
+	char name[64];
+	int i;
+
+	for (i = 0; i < opts.nseen; i++)
+		if (opts.again[i] && opts.seen[i] < 256 &&
+		    strchr(group, opts.seen[i]))
+			die_usage("%s given twice: it takes one value; give "
+				  "it once",
+				  option_name(opts.seen[i], name, sizeof(name)));
 }
 
 void opt_exclusive(const char *group)

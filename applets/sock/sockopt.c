@@ -293,6 +293,9 @@ static int parse_options(struct sockiter *it, int argc, char **argv,
 	}
 	opt_exclusive("tjc");
 	opt_exclusive("NA");
+	/* Filters combine (and): --sport 1 --sport 2 would match none, and
+	 * kill must not act on the last of them alone. */
+	opt_once("SDabuN");
 	return 0;
 }
 
@@ -320,19 +323,23 @@ int sock_opt_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		   int argc, char **argv, struct kit_err *e)
 {
 	struct sockiter_filter *f = &it->config.filter;
-	bool pin = argc > 1 && !strcmp(argv[1], "pin");
-	bool all = false;
+	bool pin = false, all = false;
 	int families = 0;
 
 	memset(it, 0, sizeof(*it));
 	it->proto = proto;
-	it->kill = argc > 1 && !strcmp(argv[1], "kill");
 	f->sport = f->dport = -1;
 	f->uid = -1;
-	if (pin || it->kill)
-		argc--, argv++;
 	if (parse_options(it, argc, argv, &all, &families, e))
 		return -1;
+	/* kill or pin: the first word that is no option, before the options
+	 * or after them (getopt_long() moved the words behind them). */
+	if (optind < argc && (!strcmp(argv[optind], "kill") ||
+			      !strcmp(argv[optind], "pin"))) {
+		it->kill = argv[optind][0] == 'k';
+		pin = !it->kill;
+		optind++;
+	}
 	f->families = families ? families : 3;
 	if (check_options(it, pin, all, e))
 		return -1;
