@@ -225,6 +225,8 @@ tcpiter extra|^tcpiter: unexpected argument 'extra'$
 tcpiter kill -n --sport 5001 --sport 6000|^tcpiter: --sport given twice: it takes one value; give it once$
 tcpiter --dst 10.0.0.0/8 --dst ::/0|^tcpiter: --dst given twice: it takes one value; give it once$
 udpiter -N a -N b|^udpiter: -N given twice: it takes one value; give it once$
+tcpiter pin -4 -6 /sys/fs/bpf/x|^tcpiter: pin makes one /proc table: give -4 \(/proc/net/tcp\) or -6 \(/proc/net/tcp6\), not both$
+tcpiter --al|^tcpiter: option '--al' is ambiguous \(--all, --all-netns\); see 'tcpiter --help'$
 udpiter --uid 1 -c --uid 2|^udpiter: --uid given twice: it takes one value; give it once$
 tcpiter pin -4 a b|^tcpiter: pin takes one PATH$
 tcpiter -s bogus|^tcpiter: unknown state 'bogus' \(try established, listen, time-wait, \.\.\., connected, all\)$
@@ -257,6 +259,22 @@ initrd mkboot|^initrd: unknown command 'mkboot': mkcpio \(see initrd --help\)$
 initrd mkcpio -o|^initrd: option '-o' needs a value; see 'initrd --help'$
 initrd mkcpio -k 1 -o /dev/null a b|^initrd: mkcpio takes one IMAGE at most, got 'b'$
 END
+# The socket applets' messages name the cause and the remedy.
+expect_err "tcpiter pin -4 '': a usage error naming what PATH is" 2 \
+	"^tcpiter: pin takes one PATH, a new file on a bpffs \(e.g. /sys/fs/bpf/tcp\), got ''\$" \
+	"$kit" tcpiter pin -4 ''
+expect_err "tcpiter pin -4 DIR/: the example path has one slash" 1 \
+	"^tcpiter: /sys/fs/bpf/ is a directory: pin takes the path of a new file in it, e.g. /sys/fs/bpf/tcp\$" \
+	"$kit" tcpiter pin -4 /sys/fs/bpf/
+expect_err "tcpiter -N NAME that is none: how to find the names" 1 \
+	"^tcpiter: unknown network namespace kit-none \(/run/netns/kit-none: No such file or directory\); ip netns list names them, or give a path or pid:PID\$" \
+	"$kit" tcpiter -c -N kit-none
+expect_err "tcpiter -N pid:1 without the right to enter it: not 'unknown'" 1 \
+	"^tcpiter: cannot open network namespace pid:1 \(/proc/1/ns/net: Permission denied\); run as root\$" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+	--inh-caps=+bpf,+perfmon --ambient-caps=+bpf,+perfmon \
+	"$kit" tcpiter -c -N pid:1
+
 # kill and pin come first or after the options, as any argument does.
 for a in tcpiter udpiter; do
 	expect "$a -t kill -n --sport 1: kill after an option" 0 \

@@ -314,7 +314,7 @@ check_netns_stale() {
 
 	touch "$file" && mkdir "$dir" && mkfifo "$fifo" || return
 	expect_err "$APPLET -N FIFO: not a network namespace, refused at once" 1 \
-		"^$APPLET: unknown network namespace $fifo \\($fifo: not a network namespace\\)\$" \
+		"^$APPLET: unknown network namespace $fifo \\($fifo: not a network namespace\\); ip netns list names them, or give a path or pid:PID\$" \
 		timeout 5 "$KIT" $APPLET -c -N "$fifo"
 	timeout 5 "$KIT" $APPLET --all-netns -c >/dev/null 2>"$W/err"
 	if [ $? -ne 0 ] || [ -s "$W/err" ]; then
@@ -337,6 +337,21 @@ check_netns_stale() {
 	fi
 	rm -f "$file" "$fifo"
 	rmdir "$dir"
+	# A namespace whose name has a newline: its "# netns" line whole.
+	local nl="$STALE-nl
+x"
+	if touch "$nl" && unshare --net="$nl" true; then
+		timeout 5 "$KIT" $APPLET --all-netns -c >"$W/nl"
+		if grep -q "^# netns net:\[[0-9]*\] ${STALE##*/}-nl\\\\012x\$" "$W/nl" &&
+		   ! grep -qx 'x' "$W/nl"; then
+			pass "$APPLET --all-netns: a netns name with a newline stays on its line"
+		else
+			fail "$APPLET --all-netns: a netns name with a newline stays on its line" \
+				"$(grep -a -A1 'stale-nl' "$W/nl")"
+		fi
+		umount "$nl"
+	fi
+	rm -f "$nl"
 }
 
 # The part of the applet's --all-netns output (ARGS) about the zoo: the

@@ -207,6 +207,22 @@ static bool long_flag(int opt)
 	return false;
 }
 
+/* The long options that begin with prefix (after its "--"), as
+ * "--a, --b" in buf: getopt_long() refuses an abbreviation of two or
+ * more as it does an unknown one.  How many there are. */
+static int long_matches(const char *prefix, size_t len, char *buf,
+			size_t size)
+{
+	const struct option *o;
+	int n = 0, at = 0;
+
+	for (o = opts.longopts; o && o->name; o++)
+		if (!strncmp(o->name, prefix, len) && at < (int)size)
+			at += snprintf(buf + at, size - at, "%s--%s",
+				       n++ ? ", " : "", o->name);
+	return n;
+}
+
 /*
  * Dies for the option getopt refused (opt '?' or ':').  A long one is
  * argv[optind - 1]; a short one is optopt, which glibc sets to 0 for an
@@ -218,13 +234,18 @@ static void die_option(char **argv, int opt)
 	bool is_long = !strncmp(arg, "--", 2) &&
 		       (opt == ':' || !optopt ||
 			(strchr(arg, '=') && long_flag(optopt)));
-	char name[64];
+	char name[64], matches[256];
 
 	if (is_long)
 		snprintf(name, sizeof(name), "%.*s", (int)strcspn(arg, "="),
 			 arg);
 	else
 		snprintf(name, sizeof(name), "-%c", optopt);
+	if (is_long && opt == '?' && !optopt &&
+	    long_matches(name + 2, strlen(name + 2), matches,
+			 sizeof(matches)) > 1)
+		die_usage("option '%s' is ambiguous (%s); see '%s --help'",
+			  name, matches, applet_name);
 	if (opt == ':')
 		die_usage("option '%s' needs a value; see '%s --help'", name,
 			  applet_name);

@@ -238,8 +238,9 @@ int sock_pin(const struct sockiter *it, int link, struct kit_err *e)
 	if (!stat(path, &st) && S_ISDIR(st.st_mode))
 		return kit_fail(e, EXIT_RUNTIME, 0, "%s is a directory: pin "
 				"takes the path of a new file in it, e.g. "
-				"%s/%s",
-				path, path, it->proto->name);
+				"%.*s/%s", path,
+				(int)(strlen(path) - (path[strlen(path) - 1] == '/')),
+				path, it->proto->name);
 	snprintf(dir, sizeof(dir), "%s", path);
 	if (stat(dirname(dir), &st) || !S_ISDIR(st.st_mode))
 		return kit_fail(e, EXIT_RUNTIME, 0, "no directory %s for %s: "

@@ -37,6 +37,16 @@ static const char *netns_error(int err)
 	return err == EINVAL ? "not a network namespace" : strerror(err);
 }
 
+/* The remedy for a namespace -N could not open, by why. */
+static const char *netns_remedy(int err)
+{
+	if (err == ENOENT || err == EINVAL)
+		return "; ip netns list names them, or give a path or pid:PID";
+	if (err == EACCES || err == EPERM)
+		return "; run as root";
+	return "";
+}
+
 static int enter_netns(int fd, const char *what, struct kit_err *e)
 {
 	int err = setns(fd, CLONE_NEWNET);
@@ -109,9 +119,14 @@ int sock_enter_named_netns(const char *spec, struct kit_err *e)
 	if (netns_path(spec, path, sizeof(path), e))
 		return -1;
 	fd = open_netns(path);
+	if (fd < 0 && errno != ENOENT && errno != EINVAL)
+		return kit_fail(e, EXIT_RUNTIME, 0, "cannot open network "
+				"namespace %s (%s: %s)%s", spec, path,
+				netns_error(errno), netns_remedy(errno));
 	if (fd < 0)
 		return kit_fail(e, EXIT_RUNTIME, 0, "unknown network namespace "
-				"%s (%s: %s)", spec, path, netns_error(errno));
+				"%s (%s: %s)%s", spec, path, netns_error(errno),
+				netns_remedy(errno));
 	return enter_netns(fd, spec, e);
 }
 

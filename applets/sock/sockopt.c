@@ -159,10 +159,14 @@ static int parse_filter(struct sockiter_filter *f, int opt, const char *arg,
 }
 
 static int check_pin_args(struct sockiter *it, int argc, char **argv,
-			  struct kit_err *e)
+			  int families, struct kit_err *e)
 {
 	if (optind != argc - 1)
 		return kit_fail(e, EXIT_USAGE, 0, "pin takes one PATH");
+	if (!*argv[optind])
+		return kit_fail(e, EXIT_USAGE, 0, "pin takes one PATH, a new "
+				"file on a bpffs (e.g. /sys/fs/bpf/%s), got ''",
+				it->proto->name);
 	it->pin_path = argv[optind];
 	if (it->output != SOCK_OUT_PROC || it->no_header || it->netns ||
 	    it->all_netns)
@@ -170,8 +174,9 @@ static int check_pin_args(struct sockiter *it, int argc, char **argv,
 				"pin takes only -4/-6, filters and PATH");
 	if (it->config.filter.families == 3)
 		return kit_fail(e, EXIT_USAGE, 0, "pin makes one /proc table: "
-				"add -4 (/proc/net/%s) or -6 (/proc/net/%s6)",
-				it->proto->name, it->proto->name);
+				"%s -4 (/proc/net/%s) or -6 (/proc/net/%s6)%s",
+				families ? "give" : "add", it->proto->name,
+				it->proto->name, families ? ", not both" : "");
 	it->config.mode = SOCK_MODE_TEXT;
 	return 0;
 }
@@ -343,7 +348,7 @@ int sock_opt_parse(struct sockiter *it, const struct sockiter_proto *proto,
 	f->families = families ? families : 3;
 	if (check_options(it, pin, all, e))
 		return -1;
-	if (pin && check_pin_args(it, argc, argv, e))
+	if (pin && check_pin_args(it, argc, argv, families, e))
 		return -1;
 	if (!pin && optind < argc)
 		return kit_fail(e, EXIT_USAGE, 0, "unexpected argument '%s'",

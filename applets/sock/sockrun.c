@@ -181,6 +181,25 @@ static long dump(const struct sockiter *it, int link,
 	return reads;
 }
 
+/*
+ * "# netns LABEL" on a line of its own: a control character in a
+ * namespace's name (a newline, from a file in /run/netns) would split it,
+ * so it and the backslash show as \ooo, as ls -b shows them.
+ */
+static void put_netns_line(const char *label)
+{
+	fputs("# netns ", stdout);
+	for (; *label; label++) {
+		unsigned char c = *label;
+
+		if (c < 0x20 || c == 0x7f || c == '\\')
+			printf("\\%03o", c);
+		else
+			putchar(c);
+	}
+	putchar('\n');
+}
+
 static void dump_all_netns(const struct sockiter *it, int link,
 			   const struct sockiter_prog *prog)
 {
@@ -202,7 +221,7 @@ static void dump_all_netns(const struct sockiter *it, int link,
 			continue;
 		}
 		if (it->output != SOCK_OUT_JSON)
-			printf("# netns %s\n", l.ns[i].label);
+			put_netns_line(l.ns[i].label);
 		dump(it, link, prog, l.ns[i].label, true);
 	}
 	free(l.ns);
