@@ -159,7 +159,8 @@ static void print_trig(const struct trig *t)
 	putchar('\n');
 }
 
-/* -j get: ,"trigger":"timer","delay_on":500,... (the pattern a string) */
+/* -j get: ,"trigger":"timer","delay_on":500,... (the pattern a string,
+ * and a setting that is not a number, whatever a driver wrote) */
 static void print_json_trig(const struct trig *t)
 {
 	int i;
@@ -173,7 +174,7 @@ static void print_json_trig(const struct trig *t)
 		if (!strcmp(t->attr[i], "pattern"))
 			json_string(stdout, t->text[i]);
 		else
-			fputs(t->text[i], stdout);
+			json_value(stdout, t->text[i]);
 	}
 }
 

@@ -570,6 +570,21 @@ expect "get shows the trigger and its settings" 0 \
 expect "get -j has the trigger and its settings" 0 \
 	',"trigger":"timer","delay_on":300,"delay_off":700}' \
 	sh -c 'KIT_SYSFS="$0" "$1" mcled -l rgb:status -j get | sed -n "s/.*\"values\":\[[0-9,]*\]//p"' "$SYS" "$KIT"
+# Settings as sysfs gives them, numbers or not: -j stays valid JSON.
+echo 'abc"' >"$LEDS/rgb:status/delay_on"; echo 007 >"$LEDS/rgb:status/delay_off"
+check_json "get -j: settings that are no numbers are strings" \
+	'd[0]["delay_on"] == "abc\"" and d[0]["delay_off"] == "007"' \
+	env KIT_SYSFS="$SYS" "$KIT" mcled -l rgb:status -j get
+echo "none pattern [heartbeat]" >"$LEDS/rgb:status/trigger"
+: >"$LEDS/rgb:status/invert"
+check_json "get -j: an empty setting is an empty string" \
+	'd[0]["trigger"] == "heartbeat" and d[0]["invert"] == ""' \
+	env KIT_SYSFS="$SYS" "$KIT" mcled -l rgb:status -j get
+echo -1 >"$LEDS/rgb:status/invert"
+check_json "get -j: a negative number is a number" 'd[0]["invert"] == -1' \
+	env KIT_SYSFS="$SYS" "$KIT" mcled -l rgb:status -j get
+echo "none [timer] pattern" >"$LEDS/rgb:status/trigger"
+echo 300 >"$LEDS/rgb:status/delay_on"; echo 700 >"$LEDS/rgb:status/delay_off"
 expect "steady from a trigger: none, then the LED lit at max_brightness" 0 \
 	"trigger=none brightness=255 " \
 	sh -c '"$@" >/dev/null && cd "$0" && for f in trigger brightness; do printf "%s=%s " $f "$(cat $f)"; done' \

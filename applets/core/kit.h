@@ -181,5 +181,8 @@ ssize_t write_all(int fd, const void *buf, size_t len);
 char *json_quote(char *p, const char *s, size_t len);
 /* json_quote() of the string s, to out */
 void json_string(FILE *out, const char *s);
+/* s as a JSON number when it is an integer as the kernel prints one
+ * ("-1", "500"), else as a JSON string: valid JSON whatever s holds. */
+void json_value(FILE *out, const char *s);
 
 #endif

@@ -565,6 +565,18 @@ void json_string(FILE *out, const char *s)
 	free(buf);
 }
 
+void json_value(FILE *out, const char *s)
+{
+	const char *digits = s + (*s == '-');
+
+	if ((*digits == '0' && !digits[1]) ||
+	    (*digits >= '1' && *digits <= '9' &&
+	     strspn(digits, "0123456789") == strlen(digits)))
+		fputs(s, out);
+	else
+		json_string(out, s);
+}
+
 int ask_enter(const char *prompt)
 {
 	int tty = open("/dev/tty", O_RDONLY | O_CLOEXEC);
