@@ -282,6 +282,8 @@ gzip -c "$ko" >"$m/kernel/virt.ko.gz"
 	echo "kernel/g.ko:"
 	echo "kernel/virt.ko.gz:"
 	echo "kernel/fifo.ko:"
+	echo "kernel/cut_ko.ko:"
+	echo "kernel/prog.ko:"
 } >"$m/modules.dep"
 fmk() { "$KIT" initrd mkcpio -r "$fake" -k 9.9 "$@"; }
 export -f list_of mk fmk
@@ -300,6 +302,16 @@ for n in cut_gz.ko.gz cut_zst.ko.zst cut_xz.ko.xz; do
 		timeout 20 "$KIT" initrd mkcpio -r "$fake" -k 9.9 -m "${n%%.*}" \
 		-o "$o/mod.cpio"
 done
+# An uncompressed module cut short, and a program named .ko: checked as
+# the compressed ones are, once unpacked.
+head -c $(($(stat -c %s "$ko") / 2)) "$ko" >"$m/kernel/cut_ko.ko"
+cp "$KIT" "$m/kernel/prog.ko"
+refuse "mkcpio: a truncated module, cut_ko.ko (not compressed)" 1 \
+	"initrd: .*/kernel/cut_ko.ko is damaged: cut short; reinstall its package" \
+	fmk -m cut_ko -o "$o/mod.cpio"
+refuse "mkcpio: a program named .ko" 1 \
+	"initrd: .*/kernel/prog.ko is damaged: an ELF file, but no module \(not ET_REL\); reinstall its package" \
+	fmk -m prog -o "$o/mod.cpio"
 mkfifo "$m/kernel/fifo.ko"
 refuse "mkcpio: a FIFO as a module file, refused without waiting on it" 1 \
 	"initrd: .*/kernel/fifo.ko is not a regular file; reinstall its package" \

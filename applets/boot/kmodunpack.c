@@ -150,6 +150,36 @@ const char *elf_not_init(int fd, const unsigned char *hdr, size_t len)
 	return why;
 }
 
+/*
+ * Why a module's ELF bytes (len of them) are no module the kernel loads,
+ * or NULL: a relocatable object (ET_REL) whose section headers lie in
+ * the file, as load_module()'s elf_validity_check() requires.  Checked
+ * unpacked, so an uncompressed module cut short is caught as a
+ * compressed one is.
+ */
+static const char *elf_module_damaged(const unsigned char *data, size_t len)
+{
+	struct elf_file ef = { false, false, -1 };
+	const unsigned char *p = data;
+	uint64_t shoff, shnum, shentsize;
+
+	if (len < sizeof(Elf32_Ehdr))
+		return "is damaged: cut short";
+	ef.is64 = data[EI_CLASS] == ELFCLASS64;
+	ef.msb = data[EI_DATA] == ELFDATA2MSB;
+	if (len < ELF_SIZE(&ef, Ehdr))
+		return "is damaged: cut short";
+	if (ELF_FIELD(&ef, Ehdr, e_type) != ET_REL)
+		return "is damaged: an ELF file, but no module (not ET_REL)";
+	shoff = ELF_FIELD(&ef, Ehdr, e_shoff);
+	shentsize = ELF_FIELD(&ef, Ehdr, e_shentsize);
+	shnum = ELF_FIELD(&ef, Ehdr, e_shnum);
+	if (shentsize < ELF_SIZE(&ef, Shdr) || shoff > len ||
+	    shnum * shentsize > len - shoff)
+		return "is damaged: cut short";
+	return NULL;
+}
+
 /* ---- mkcpio: a module as the kernel's finit_module() takes it ---- */
 
 /* More room for the output, doubling: false when out of memory, or
@@ -286,5 +316,5 @@ const char *unpack_module_data(const char *path, const unsigned char *in,
 		       "cpio holds";
 	if (u->size < SELFMAG || memcmp(u->data, ELFMAG, SELFMAG))
 		return "is damaged: not an ELF module";
-	return NULL;
+	return elf_module_damaged(u->data, u->size);
 }
