@@ -85,7 +85,9 @@ $(O)/sock/sockload.o $(O)/sock/sockwalk.o $(O)/sock/sockfmt.o \
 $(O)/rd/%.o: KIT_OPT := -O2
 KIT_CFLAGS = $(KIT_OPT) -std=gnu11 -Wall -Wextra -ffunction-sections -fdata-sections \
 	      -Iapplets -I$(O) $(SYSROOT_FLAGS)
-KIT_LDFLAGS = -static -s -Wl,--gc-sections $(SYSROOT_FLAGS)
+# STATIC= links dynamically: the sanitizers' build (tests/sanitize.t) only.
+STATIC ?= -static
+KIT_LDFLAGS = $(STATIC) -s -Wl,--gc-sections $(SYSROOT_FLAGS)
 BPF_CFLAGS := -g -O2 -target bpf -D__TARGET_ARCH_$(ARCH) -Wall -Ibpf -I$(O)
 
 # An applet is an applets/*.c with a KIT_APPLET line; APPLETS= builds a

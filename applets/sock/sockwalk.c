@@ -57,7 +57,10 @@ static void hand_on(struct sock_walk *walk, const char *rec, size_t size,
 		w.r.src[1] = 0;
 	}
 	w.ptr_len = ptr_len < SOCK_PTR_MAX ? ptr_len : SOCK_PTR_MAX;
-	memcpy(w.ptr, ptr, w.ptr_len);
+	/* A row without a pointer has ptr NULL: memcpy() may not take it,
+	 * even for no bytes (UBSan said so). */
+	if (w.ptr_len)
+		memcpy(w.ptr, ptr, w.ptr_len);
 	if (walk->ops->row(walk->ops->ctx, &w, walk->e))
 		walk->failed = true;
 }
