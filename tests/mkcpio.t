@@ -226,6 +226,35 @@ for sig in INT TERM HUP QUIT USR1 USR2 ALRM PIPE VTALRM XCPU XFSZ RTMIN+3; do
 	fi
 	rm -f "$o"/sig.cpio*
 done
+# A signal that does not end mkcpio, and HUP under nohup (ignored when
+# mkcpio starts): the partial file stays and mkcpio goes on writing.
+for sig in WINCH CHLD HUP; do
+	rm -f "$o"/sig.cpio*
+	if [ "$sig" = HUP ]; then
+		(trap '' HUP; exec "$KIT" initrd mkcpio -r "$root" -k "$kver" \
+			-o "$o/sig.cpio" "$work/big.gz") 2>/dev/null &
+	else
+		"$KIT" initrd mkcpio -r "$root" -k "$kver" -o "$o/sig.cpio" \
+			"$work/big.gz" 2>/dev/null &
+	fi
+	pid=$!
+	for _ in $(seq 200); do
+		part=$(ls "$o" | grep '^sig\.cpio\.')
+		[ -n "$part" ] && [ "$(stat -c %s "$o/$part")" -gt 1000000 ] && break
+		sleep 0.05
+	done
+	kill -s "$sig" "$pid"
+	sleep 0.5
+	if [ -n "$part" ] && kill -0 "$pid" 2>/dev/null && [ -f "$o/$part" ]; then
+		pass "mkcpio: SIG$sig$([ "$sig" != HUP ] || echo ' under nohup'): mkcpio goes on, its partial file kept"
+	else
+		fail "mkcpio: SIG$sig: mkcpio goes on, its partial file kept" \
+			"partial seen: '$part'; $(ls "$o")"
+	fi
+	kill "$pid" 2>/dev/null
+	{ wait "$pid"; } 2>/dev/null
+done
+rm -f "$o"/sig.cpio*
 # RLIMIT_FSIZE: the write past it raises SIGXFSZ.
 echo old >"$o/fsize.cpio"
 (ulimit -f 2048 && exec "$KIT" initrd mkcpio -r "$root" -k "$kver" \
