@@ -355,14 +355,14 @@ static void read_request(struct sock_rec *r, struct request_sock *req)
 static void print_text(struct seq_file *seq, struct session *s,
 		       const struct sock_rec *r, const void *ptr)
 {
-	__u32 len = text_head(seq, r, ptr, PROC_TCP_SL_WIDTH);
+	__u32 len = text_head(seq, s, r, ptr, PROC_TCP_SL_WIDTH);
 
 	if (r->kind == SOCK_KIND_FULL) {
 		BPF_SEQ_PRINTF(seq, " %lu %lu %u %u %d", r->rto, r->ato,
 			       r->quick_pingpong, r->cwnd, r->ssthresh);
-		len += 5 + dec_len(r->rto) + dec_len(r->ato) +
-		       dec_len(r->quick_pingpong) + dec_len(r->cwnd) +
-		       sdec_len(r->ssthresh);
+		len += 5 + dec_len(s, r->rto) + dec_len(s, r->ato) +
+		       dec_len(s, r->quick_pingpong) + dec_len(s, r->cwnd) +
+		       sdec_len(s, r->ssthresh);
 	}
 	end_line(seq, s, len,
 		 r->family == SOCK_FAMILY_V4 ? PROC_TCP_WIDTH4 : 0);

@@ -106,9 +106,9 @@ int udp_iter(struct bpf_iter__udp *ctx)
 		return 0;
 	}
 	if (config.mode == SOCK_MODE_TEXT) {
-		len = text_head(seq, &r, up, PROC_UDP_SL_WIDTH);
+		len = text_head(seq, s, &r, up, PROC_UDP_SL_WIDTH);
 		BPF_SEQ_PRINTF(seq, " %u", r.drops);
-		end_line(seq, s, len + 1 + dec_len(r.drops),
+		end_line(seq, s, len + 1 + dec_len(s, r.drops),
 			 r.family == SOCK_FAMILY_V4 ? PROC_UDP_WIDTH4 : 0);
 		return 0;
 	}
