@@ -25,6 +25,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <net/if.h>
 #include <netinet/in.h>
@@ -144,13 +145,25 @@ static int tcp_listener(const char *ip, int port, int v6only, int backlog)
 	return fd;
 }
 
+/* The connection LFD's queue holds, once there: a listener the victims
+ * made non-blocking may not have it yet when connect() returns (the
+ * handshake's last ACK still in softirq, on a slow emulated guest). */
+static int accept_queued(int lfd)
+{
+	struct pollfd p = { .fd = lfd, .events = POLLIN };
+
+	if (poll(&p, 1, 30000) != 1)
+		die("accept: nothing queued in 30 s");
+	return accept(lfd, NULL, NULL);
+}
+
 /* A client connected to IP:PORT, whose listener LFD then accepts it. */
 static void tcp_pair(int lfd, const char *ip, int port, int fds[2])
 {
 	fds[0] = new_socket(SOCK_STREAM, ip, -1);
 	if (connect_to(fds[0], ip, port))
 		die("connect %s port %d", ip, port);
-	fds[1] = accept(lfd, NULL, NULL);
+	fds[1] = accept_queued(lfd);
 	if (fds[1] < 0)
 		die("accept");
 }
@@ -165,7 +178,7 @@ static void tcp_pair_small_wscale(int lfd, const char *ip, int port)
 
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &rcvbuf, sizeof(rcvbuf)))
 		die("SO_RCVBUF");
-	if (connect_to(fd, ip, port) || accept(lfd, NULL, NULL) < 0)
+	if (connect_to(fd, ip, port) || accept_queued(lfd) < 0)
 		die("connect %s port %d", ip, port);
 }
 
