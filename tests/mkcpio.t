@@ -200,6 +200,15 @@ cmp -s "$o/kept" "$work/ref.cpio" && pass "mkcpio: and holds the archive" ||
 # signal comes while the partial file is being written.
 cp "$work/img.gz" "$work/big.gz"
 truncate -s 3G "$work/big.gz"
+# writing: sets part, the partial file of OUT sig.cpio, once mkcpio has
+# written a MB into it (10 s at most).
+writing() {
+	for _ in $(seq 200); do
+		part=$(ls "$o" | grep '^sig\.cpio\.')
+		[ -n "$part" ] && [ "$(stat -c %s "$o/$part")" -gt 1000000 ] && break
+		sleep 0.05
+	done
+}
 # Every signal whose default ends the process, and that can be caught.
 ulimit -c 0
 for sig in INT TERM HUP QUIT USR1 USR2 ALRM PIPE VTALRM XCPU XFSZ RTMIN+3; do
@@ -207,11 +216,7 @@ for sig in INT TERM HUP QUIT USR1 USR2 ALRM PIPE VTALRM XCPU XFSZ RTMIN+3; do
 	env --default-signal="$sig" "$KIT" initrd mkcpio -r "$root" \
 		-k "$kver" -o "$o/sig.cpio" "$work/big.gz" 2>"$work/sig.err" &
 	pid=$!
-	for _ in $(seq 200); do
-		part=$(ls "$o" | grep '^sig\.cpio\.')
-		[ -n "$part" ] && [ "$(stat -c %s "$o/$part")" -gt 1000000 ] && break
-		sleep 0.05
-	done
+	writing
 	kill -s "$sig" "$pid"
 	{ wait "$pid"; } 2>/dev/null
 	status=$?
@@ -238,11 +243,7 @@ for sig in WINCH CHLD HUP; do
 			"$work/big.gz" 2>/dev/null &
 	fi
 	pid=$!
-	for _ in $(seq 200); do
-		part=$(ls "$o" | grep '^sig\.cpio\.')
-		[ -n "$part" ] && [ "$(stat -c %s "$o/$part")" -gt 1000000 ] && break
-		sleep 0.05
-	done
+	writing
 	kill -s "$sig" "$pid"
 	sleep 0.5
 	if [ -n "$part" ] && kill -0 "$pid" 2>/dev/null && [ -f "$o/$part" ]; then
