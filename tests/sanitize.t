@@ -1,6 +1,6 @@
-# The host suites against a kit built with AddressSanitizer and
-# UndefinedBehaviorSanitizer (-fno-sanitize-recover: the first report
-# ends the process, and the check that ran it fails).  Linked
+# The host suites (and their unit tests) against a kit built with
+# AddressSanitizer and UndefinedBehaviorSanitizer (-fno-sanitize-recover:
+# the first report ends the process, and the check that ran it fails).  Linked
 # dynamically (STATIC=): the sanitizers' runtimes cannot be linked
 # statically.  Their checks are shown as "PASS: [asan] ..."; a report
 # that a check did not look at fails here.  mkcpio.t is left out: its
@@ -16,14 +16,16 @@ trap 'rm -f "$log"; t_cleanup' EXIT
 san="-fsanitize=address,undefined -fno-sanitize-recover=all"
 if ! env -u KIT make -s --no-print-directory O="$build" KIT="$build/kit" \
 	STATIC= CFLAGS="-O1 -g -fno-omit-frame-pointer -w $san" \
-	LDFLAGS="$san" >"$log" 2>&1; then
+	LDFLAGS="$san" all unit >"$log" 2>&1; then
 	fail "sanitize: the kit builds with $san" "$(tail -5 "$log")"
 	exit 1
 fi
 pass "sanitize: the kit builds with $san"
 export ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
-KIT=$build/kit TEST_JOBS=1 tests/run core mcled sockiter tcpiter udpiter \
-	rdload >"$log" 2>&1
+# Their own build directory: the unit tests sanitized too, and no tool
+# (sockzoo) shared with the suites that run beside this one.
+KIT=$build/kit O=$build TEST_JOBS=1 tests/run core mcled sockiter tcpiter \
+	udpiter rdload >"$log" 2>&1
 status=$?
 sed -n 's/^\(PASS\|FAIL\|SKIP\): /\1: [asan] /p' "$log"
 grep -E '^(==|all suites|[0-9]+ passed)' "$log" | sed 's/^/sanitize: /'
