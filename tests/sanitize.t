@@ -26,7 +26,7 @@ export ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1
 # (sockzoo) shared with the suites that run beside this one.
 KIT=$build/kit O=$build TEST_JOBS=1 tests/run core mcled sockiter tcpiter \
 	udpiter rdload >"$log" 2>&1
-status=$?
+run_status=$?
 sed -n 's/^\(PASS\|FAIL\|SKIP\): /\1: [asan] /p' "$log"
 grep -E '^(==|all suites|[0-9]+ passed)' "$log" | sed 's/^/sanitize: /'
 reports=$(grep -E '\.[ch]:[0-9]+:[0-9]+: runtime error:|ERROR: AddressSanitizer' "$log")
@@ -35,5 +35,5 @@ if [ -z "$reports" ]; then
 else
 	fail "sanitize: no sanitizer report in any suite" "$reports"
 fi
-[ "$status" -eq 0 ] || fail "sanitize: the suites passed under the sanitizers" \
-	"tests/run exited $status"
+[ "$run_status" -eq 0 ] || fail "sanitize: the suites passed under the sanitizers" \
+	"tests/run exited $run_status"
