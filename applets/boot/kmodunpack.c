@@ -48,12 +48,13 @@ const char *machine_arch(unsigned int machine)
 
 /* ---- what kind of ELF file /init would be ---- */
 
-/* A field of an ELF32 or ELF64 structure, of either byte order. */
+/* An ELF file's class and byte order, and its fd where it is read. */
 struct elf_file {
 	bool is64, msb;
 	int fd;
 };
 
+/* A field of an ELF32 or ELF64 structure at p, of either byte order. */
 #define ELF_FIELD(ef, type, field) ((ef)->is64 ?			\
 	elf_get((ef), p + offsetof(Elf64_##type, field),		\
 		sizeof(((Elf64_##type *)0)->field)) :			\
@@ -71,6 +72,18 @@ static uint64_t elf_get(const struct elf_file *ef, const unsigned char *p,
 	for (i = 0; i < size; i++)
 		v |= (uint64_t)p[ef->msb ? size - 1 - i : i] << (8 * i);
 	return v;
+}
+
+/* ef from an ELF header's first len bytes; false when they are fewer
+ * than the header of its class. */
+static bool elf_header(struct elf_file *ef, const unsigned char *hdr,
+		       size_t len, int fd)
+{
+	if (len < sizeof(Elf32_Ehdr))
+		return false;
+	*ef = (struct elf_file){ hdr[EI_CLASS] == ELFCLASS64,
+				 hdr[EI_DATA] == ELFDATA2MSB, fd };
+	return len >= ELF_SIZE(ef, Ehdr);
 }
 
 /* The file's bytes [off, off + size) in a new buffer, or NULL. */
@@ -110,15 +123,14 @@ static bool elf_is_pie(const struct elf_file *ef, const unsigned char *ph)
 
 const char *elf_not_init(int fd, const unsigned char *hdr, size_t len)
 {
-	struct elf_file ef = { hdr[EI_CLASS] == ELFCLASS64,
-			       hdr[EI_DATA] == ELFDATA2MSB, fd };
+	struct elf_file ef;
 	const unsigned char *p = hdr;
 	uint64_t type, phoff, phentsize, phnum, i;
 	unsigned char *ph;
 	const char *why = NULL;
 	bool interp = false, pie = false;
 
-	if (len < ELF_SIZE(&ef, Ehdr))
+	if (!elf_header(&ef, hdr, len, fd))
 		return "cut short";
 	type = ELF_FIELD(&ef, Ehdr, e_type);
 	if (type == ET_REL)
@@ -159,15 +171,11 @@ const char *elf_not_init(int fd, const unsigned char *hdr, size_t len)
  */
 static const char *elf_module_damaged(const unsigned char *data, size_t len)
 {
-	struct elf_file ef = { false, false, -1 };
+	struct elf_file ef;
 	const unsigned char *p = data;
 	uint64_t shoff, shnum, shentsize;
 
-	if (len < sizeof(Elf32_Ehdr))
-		return "is damaged: cut short";
-	ef.is64 = data[EI_CLASS] == ELFCLASS64;
-	ef.msb = data[EI_DATA] == ELFDATA2MSB;
-	if (len < ELF_SIZE(&ef, Ehdr))
+	if (!elf_header(&ef, data, len, -1))
 		return "is damaged: cut short";
 	if (ELF_FIELD(&ef, Ehdr, e_type) != ET_REL)
 		return "is damaged: an ELF file, but no module (not ET_REL)";
