@@ -575,6 +575,10 @@ echo 'abc"' >"$LEDS/rgb:status/delay_on"; echo 007 >"$LEDS/rgb:status/delay_off"
 check_json "get -j: settings that are no numbers are strings" \
 	'd[0]["delay_on"] == "abc\"" and d[0]["delay_off"] == "007"' \
 	env KIT_SYSFS="$SYS" "$KIT" mcled -l rgb:status -j get
+echo x >"$LEDS/rgb:status/delay_on"; echo 7 >"$LEDS/rgb:status/delay_off"
+check_json "get -j: one character: a string unless a digit" \
+	'd[0]["delay_on"] == "x" and d[0]["delay_off"] == 7' \
+	env KIT_SYSFS="$SYS" "$KIT" mcled -l rgb:status -j get
 echo "none pattern [heartbeat]" >"$LEDS/rgb:status/trigger"
 : >"$LEDS/rgb:status/invert"
 check_json "get -j: an empty setting is an empty string" \
