@@ -191,6 +191,15 @@ static void test_cmdline_kernel(void)
 	      !b.root);
 	parse_cmdline(&b, "root=\"\"");
 	check("root=\"\" is none too", !b.root);
+
+	memset(&b, 0, sizeof(b));
+	parse_cmdline(&b, "root=/dev/\"vda\" kit.shell=\"/bin/sh\"x "
+		      "rootflags=a\"b c\"d init=/sbin/init\"");
+	check("quotes inside a value stay, as next_arg() leaves them",
+	      !strcmp(b.root, "/dev/\"vda\"") &&
+	      !strcmp(b.init, "/sbin/init\"") &&
+	      !strcmp(b.shell, "/bin/sh\"x") &&
+	      !strcmp(b.rootflags, "a\"b c\"d"));
 }
 
 /* copy_after_cpio: the bytes after the archive at path (end long), and

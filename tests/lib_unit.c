@@ -223,6 +223,74 @@ static void test_json(void)
 		      "\"\xdf\xbf\xef\xbf\xbf\xf4\x8f\xbf\xbf\""));
 }
 
+/* line through cmdline_next() as "<param>" or "<param>=<val>" each. */
+static bool cmdline_is(const char *line, const char *want)
+{
+	char copy[256], got[512] = "", *p = copy, *param, *val;
+	size_t len;
+
+	snprintf(copy, sizeof(copy), "%s", line);
+	while ((p = cmdline_next(p, &param, &val))) {
+		len = strlen(got);
+		snprintf(got + len, sizeof(got) - len, "<%s>%s%s%s", param,
+			 val ? "=<" : "", val ? val : "", val ? ">" : "");
+	}
+	if (strcmp(got, want))
+		printf("# cmdline '%s': got '%s', want '%s'\n", line, got, want);
+	return !strcmp(got, want);
+}
+
+/* The kernel's rules, lib/cmdline.c next_arg() and parse_args(): what,
+ * the line, its parameters as cmdline_is() writes them. */
+static const struct {
+	const char *what, *line, *want;
+} cmdline_cases[] = {
+	{ "words, = splits param from value",
+	  "  root=/dev/vda ro  quiet ", "<root>=</dev/vda><ro><quiet>" },
+	{ "\\t \\n \\v \\f \\r and 0xa0 split words",
+	  "a\tb\nc\vd\fe\rf\xa0g", "<a><b><c><d><e><f><g>" },
+	{ "a quoted value loses its quotes, keeps its spaces",
+	  "foo=\"bar kit.led=off\" x", "<foo>=<bar kit.led=off><x>" },
+	{ "a quoted word loses its quotes",
+	  "\"root=/dev/vda\" \"a b\"", "<root>=</dev/vda><a b>" },
+	{ "quotes inside a value stay",
+	  "root=/dev/\"vda\" init=/sbin/init\"",
+	  "<root>=</dev/\"vda\"><init>=</sbin/init\">" },
+	{ "an opening quote goes, the inner one stays",
+	  "kit.shell=\"/bin/sh\"x", "<kit.shell>=</bin/sh\"x>" },
+	{ "quotes mid-value join words, and stay",
+	  "root=a\"b c\"d", "<root>=<a\"b c\"d>" },
+	{ "an unclosed quote runs to the end",
+	  "a=\"b c d", "<a>=<b c d>" },
+	{ "empty values",
+	  "a= b=\"\" c", "<a>=<><b>=<><c>" },
+	{ "an = first in the word does not split",
+	  "=x=y", "<=x>=<y>" },
+	{ "-- ends it; the words after are init's",
+	  "quiet -- kit.led=off", "<quiet>" },
+	{ "a quoted -- ends it too",
+	  "a \"--\" b", "<a>" },
+	{ "--=x is a parameter",
+	  "--=x b", "<-->=<x><b>" },
+	{ "a lone quote is an empty word",
+	  "\"", "<>" },
+	{ "nothing but spaces",
+	  " \t ", "" },
+};
+
+static void test_cmdline(void)
+{
+	char name[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cmdline_cases) / sizeof(*cmdline_cases); i++) {
+		snprintf(name, sizeof(name), "cmdline: %s",
+			 cmdline_cases[i].what);
+		check(name, cmdline_is(cmdline_cases[i].line,
+				       cmdline_cases[i].want));
+	}
+}
+
 int main(void)
 {
 	test_parse_ulong();
@@ -230,5 +298,6 @@ int main(void)
 	test_kit_getopt();
 	test_refusals();
 	test_json();
+	test_cmdline();
 	return unit_status();
 }

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * cmdline: the kernel command line as initrd's /init reads it, each word
- * as the kernel's own parsers take it (next_arg(), the __setup() handlers
- * of init/do_mounts*.c).  A value the kernel would refuse is ignored with
+ * as the kernel's own parsers take it (cmdline_next(), the __setup()
+ * handlers of init/do_mounts*.c).  A value the kernel would refuse is ignored with
  * a warning, as the kernel ignores it.
  */
 #include <limits.h>
@@ -53,17 +53,13 @@ static void rootwait_timeout(struct boot *b, const char *value)
 }
 
 /*
- * One word of the command line, quotes taken off as the kernel does.
- * ro, rw and rootwait take no value (readonly(), readwrite(),
- * rootwait_setup(): "if (*str) return 0"); an empty root= is none
- * (prepare_namespace() reads saved_root_name only when not empty).
+ * One parameter of the command line.  ro, rw and rootwait take no value
+ * (readonly(), readwrite(), rootwait_setup(): "if (*str) return 0"); an
+ * empty root= is none (prepare_namespace() reads saved_root_name only
+ * when not empty).
  */
-static void boot_param(struct boot *b, char *word)
+static void boot_param(struct boot *b, const char *word, char *value)
 {
-	char *value = strchr(word, '=');
-
-	if (value)
-		*value++ = '\0';
 	if (!strcmp(word, "root") && value)
 		b->root = *value ? value : NULL;
 	else if (!strcmp(word, "rootfstype") && value)
@@ -95,31 +91,11 @@ static void boot_param(struct boot *b, char *word)
 		b->prompt = true;
 }
 
-/* The kernel's isspace() (lib/ctype.c: _S), which next_arg() splits at:
- * \t \n \v \f \r, space, and Latin-1's no-break space. */
-#define CMDLINE_SPACES	" \t\n\v\f\r\xa0"
-
 void parse_cmdline(struct boot *b, const char *line)
 {
-	char *p, *word, *q;
-	bool quoted;
+	char *p, *param, *value;
 
 	snprintf(b->cmdline, sizeof(b->cmdline), "%s", line);
-	for (p = b->cmdline; *p;) {
-		p += strspn(p, CMDLINE_SPACES);
-		if (!*p)
-			break;
-		word = p;
-		for (quoted = false; *p && (quoted || !strchr(CMDLINE_SPACES, *p));
-		     p++)
-			if (*p == '"')
-				quoted = !quoted;
-		if (*p)
-			*p++ = '\0';
-		for (q = word; (q = strchr(q, '"'));)
-			memmove(q, q + 1, strlen(q));
-		if (!strcmp(word, "--"))
-			break;
-		boot_param(b, word);
-	}
+	for (p = b->cmdline; (p = cmdline_next(p, &param, &value));)
+		boot_param(b, param, value);
 }

@@ -27,8 +27,7 @@ struct boot {
 	char reason[512];	/* why the boot stopped, for the console */
 };
 
-/* The words of line, split at spaces outside double quotes; "--" ends
- * what the kernel (and so we) read. */
+/* The parameters of line, as the kernel reads them (cmdline_next()). */
 void parse_cmdline(struct boot *b, const char *line);
 
 /* cpioend.c */

@@ -158,6 +158,19 @@ int open_regular(const char *path, const char *remedy, struct stat *st,
 /* Read a small file whole, NUL-terminated; strips one trailing newline.
  * Returns its length or -1 with errno set. */
 ssize_t read_text(const char *path, char *buf, size_t size);
+/* read_text() of an open file, which stays open. */
+ssize_t read_fd_text(int fd, char *buf, size_t size);
+
+/*
+ * The kernel command line's next parameter, as parse_args() takes it
+ * (kernel/params.c, next_arg() of lib/cmdline.c): words split at the
+ * kernel's isspace() outside quotes; *param up to the first '=', *val
+ * after it (NULL without one); a quote opening the word or the value is
+ * taken off with the one that ends the word, any other quote stays.
+ * args is cut in place.  Returns where the rest starts, or NULL at the
+ * end and at "--" (the words after it are init's).
+ */
+char *cmdline_next(char *args, char **param, char **val);
 
 /*
  * "APPLET: prompt and press ENTER" on stderr, then waits for ENTER on the

@@ -449,14 +449,10 @@ int open_regular(const char *path, const char *remedy, struct stat *st,
 	return fd;
 }
 
-ssize_t read_text(const char *path, char *buf, size_t size)
+ssize_t read_fd_text(int fd, char *buf, size_t size)
 {
 	ssize_t len, n = 0;
-	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -1;
 	for (len = 0; (size_t)len < size - 1; len += n) {
 		n = read(fd, buf + len, size - 1 - len);
 		if (n < 0 && errno == EINTR) {
@@ -466,18 +462,71 @@ ssize_t read_text(const char *path, char *buf, size_t size)
 		if (n <= 0)
 			break;
 	}
-	if (n < 0) {
-		int saved = errno;
-
-		close(fd);
-		errno = saved;
+	if (n < 0)
 		return -1;
-	}
-	close(fd);
 	if (len > 0 && buf[len - 1] == '\n')
 		len--;
 	buf[len] = '\0';
 	return len;
+}
+
+ssize_t read_text(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC), saved;
+	ssize_t len;
+
+	if (fd < 0)
+		return -1;
+	len = read_fd_text(fd, buf, size);
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return len;
+}
+
+/* The kernel's isspace() (lib/ctype.c: _S), which next_arg() splits at:
+ * \t \n \v \f \r, space, and Latin-1's no-break space. */
+#define CMDLINE_SPACES	" \t\n\v\f\r\xa0"
+
+char *cmdline_next(char *args, char **param, char **val)
+{
+	bool in_quote = false, quoted = false;
+	size_t i, equals = 0;
+
+	args += strspn(args, CMDLINE_SPACES);
+	if (!*args)
+		return NULL;
+	if (*args == '"') {
+		args++;
+		in_quote = quoted = true;
+	}
+	for (i = 0; args[i]; i++) {
+		if (!in_quote && strchr(CMDLINE_SPACES, args[i]))
+			break;
+		/* As next_arg(): an '=' first in the word is no split. */
+		if (!equals && args[i] == '=')
+			equals = i;
+		if (args[i] == '"')
+			in_quote = !in_quote;
+	}
+	*param = args;
+	*val = NULL;
+	if (equals) {
+		args[equals] = '\0';
+		*val = args + equals + 1;
+		if (**val == '"') {
+			(*val)++;
+			if (args[i - 1] == '"')
+				args[i - 1] = '\0';
+		}
+	}
+	if (quoted && i > 0 && args[i - 1] == '"')
+		args[i - 1] = '\0';
+	if (args[i])
+		args[i++] = '\0';
+	if (!*val && !strcmp(*param, "--"))
+		return NULL;
+	return args + i;
 }
 
 ssize_t write_all(int fd, const void *buf, size_t len)
