@@ -6,8 +6,13 @@
  * order, brightness scales them all.
  */
 #include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/kit.h"
 #include "led/led.h"
@@ -64,6 +69,14 @@ KIT_APPLET(mcled, "multicolor LEDs: list, get, set color and brightness",
 	   usage);
 
 #define CHOICES_SHOWN	4	/* names in the "choose one" message */
+#define NOT_A_PATH	"give a LED name or glob, not a path"
+
+/* -l names a file of /sys/class/leds, or several. */
+static void check_l(const char *pattern)
+{
+	if (pattern && strchr(pattern, '/'))
+		die_usage("-l %s: " NOT_A_PATH, pattern);
+}
 
 
 
@@ -79,9 +92,7 @@ static struct led *select_leds(const char *pattern, int *count)
 	char why[LED_WHY_SIZE];
 	struct led *leds;
 
-	if (pattern && strchr(pattern, '/'))
-		die_usage("-l takes a LED name or glob, not a path: %s",
-			  pattern);
+	check_l(pattern);
 	names = matching_names(pattern ? pattern : "*", &nnames);
 	if (nnames < 0)
 		die("out of memory");
@@ -313,16 +324,38 @@ static int show_triggers(const char *pattern, bool json)
 	return 0;
 }
 
+/*
+ * Where the request being read comes from: "" for the command line, or
+ * "FILE:LINE: STAGE=LOOK" for a look of the boot-status LED's file.  A
+ * wrong look is the file's fault: its place and exit 1, where a wrong
+ * argument exits 2.
+ */
+static char look_origin[PATH_MAX + 2 * LEDSTAGE_LINE];
+
+static void __attribute__((format(printf, 1, 2), noreturn))
+bad_request(const char *fmt, ...)
+{
+	char msg[LEDSTAGE_LINE + 256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (*look_origin)
+		die("stage: %s: %s", look_origin, msg);
+	die_usage("%s", msg);
+}
+
 /* A bare RRGGBB would mean a color or a number by the LED's channels. */
 static void die_bad_value(const char *arg)
 {
 	unsigned char rgb[3];
 
 	if (!parse_rgb(arg, rgb))
-		die_usage("bad value '%s': for a color write '#%s'; values "
-			  "are decimal, 0x hex or 0 octal", arg, arg);
-	die_usage("bad value '%s': give 0 to max_brightness, in decimal, "
-		  "0x hex or 0 octal", arg);
+		bad_request("bad value '%s': for a color write '#%s'; values "
+			    "are decimal, 0x hex or 0 octal", arg, arg);
+	bad_request("bad value '%s': give 0 to max_brightness, in decimal, "
+		    "0x hex or 0 octal", arg);
 }
 
 static void parse_named(struct request *req, const char *arg,
@@ -335,12 +368,12 @@ static void parse_named(struct request *req, const char *arg,
 	if (!cv->color)
 		die("out of memory");
 	if (!known_color(cv->color))
-		die_usage("unknown color '%s'; colors: %s", cv->color,
-			  COLOR_NAMES);
+		bad_request("unknown color '%s'; colors: %s", cv->color,
+			    COLOR_NAMES);
 	for (i = 0; i < req->nvalues; i++)
 		if (req->values[i].color &&
 		    !strcmp(req->values[i].color, cv->color))
-			die_usage("%s given twice", cv->color);
+			bad_request("%s given twice", cv->color);
 	if (parse_value(eq + 1, &cv->value))
 		die_bad_value(arg);
 	req->nvalues++;
@@ -354,11 +387,11 @@ static void parse_set_arg(struct request *req, const char *arg)
 		parse_named(req, arg, eq);
 	} else if (*arg == '#') {
 		if (req->rgb_arg)
-			die_usage("one #RRGGBB at a time: %s and %s",
-				  req->rgb_arg, arg);
+			bad_request("one #RRGGBB at a time: %s and %s",
+				    req->rgb_arg, arg);
 		if (parse_rgb(arg + 1, req->rgb))
-			die_usage("bad color '%s': give #RRGGBB, six hex digits",
-				  arg);
+			bad_request("bad color '%s': give #RRGGBB, six hex "
+				    "digits", arg);
 		req->rgb_arg = arg;
 	} else {
 		if (parse_value(arg, &req->values[req->nvalues].value))
@@ -386,30 +419,30 @@ static void parse_action(struct request *req, const char *repeat_arg,
 
 	req->action = action_of(argv[0]);
 	if (argc - 1 != actions[req->action].nargs)
-		die_usage("%s takes %s", argv[0],
-			  req->action == ACT_BLINK ? "ON_MS OFF_MS" :
-			  req->action == ACT_PATTERN ?
-			  "one argument, 'B MS B MS ...'" : "no arguments");
+		bad_request("%s takes %s", argv[0],
+			    req->action == ACT_BLINK ? "ON_MS OFF_MS" :
+			    req->action == ACT_PATTERN ?
+			    "one argument, 'B MS B MS ...'" : "no arguments");
 	if (req->action == ACT_BLINK &&
 	    (parse_ulong(argv[1], 10, 1, UINT_MAX, &req->delay_on) ||
 	     parse_ulong(argv[2], 10, 1, UINT_MAX, &req->delay_off)))
-		die_usage("blink takes ON_MS OFF_MS, each 1 or more "
-			  "milliseconds: %s %s", argv[1], argv[2]);
+		bad_request("blink takes ON_MS OFF_MS, each 1 or more "
+			    "milliseconds: %s %s", argv[1], argv[2]);
 	req->pattern = argv[1];
 	req->repeat = -1;
 	if (repeat_arg && strcmp(repeat_arg, "-1") &&
 	    parse_ulong(repeat_arg, 10, 1, INT_MAX, &repeat))
-		die_usage("bad repeat '%s': give 1 or more times, or -1 "
-			  "for ever", repeat_arg);
+		bad_request("bad repeat '%s': give 1 or more times, or -1 "
+			    "for ever", repeat_arg);
 	if (repeat_arg && strcmp(repeat_arg, "-1"))
 		req->repeat = repeat;
 	if (req->has_brightness && req->action == ACT_PATTERN)
-		die_usage("-b does not go with pattern: its brightness is "
-			  "the pattern's");
+		bad_request("-b does not go with pattern: its brightness is "
+			    "the pattern's");
 	if (req->has_brightness && !req->brightness &&
 	    req->action != ACT_STEADY)
-		die_usage("-b 0 turns the LED off and ends any trigger; "
-			  "give %s a brightness above 0", argv[0]);
+		bad_request("-b 0 turns the LED off and ends any trigger; "
+			    "give %s a brightness above 0", argv[0]);
 }
 
 static void parse_request(struct request *req, const char *bright_arg,
@@ -427,24 +460,24 @@ static void parse_request(struct request *req, const char *bright_arg,
 	if (bright_arg) {
 		if (ledtext_level(bright_arg, &req->brightness,
 				  &req->percent))
-			die_usage("bad brightness '%s': give 0 to "
-				  "max_brightness, or 0%% to 100%%",
-				  bright_arg);
+			bad_request("bad brightness '%s': give 0 to "
+				    "max_brightness, or 0%% to 100%%",
+				    bright_arg);
 		req->has_brightness = true;
 	} else if (!argc) {
-		die_usage("set needs values: V1 ... Vn, COLOR=V ... or "
-			  "#RRGGBB");
+		bad_request("set needs values: V1 ... Vn, COLOR=V ... or "
+			    "#RRGGBB");
 	}
 	for (i = 0; i < end; i++)
 		parse_set_arg(req, argv[i]);
 	if (repeat_arg && (end == argc || action_of(argv[end]) != ACT_PATTERN))
-		die_usage("-r goes with pattern");
+		bad_request("-r goes with pattern");
 	if (end < argc)
 		parse_action(req, repeat_arg, argc - end, argv + end);
 	if (req->npositional &&
 	    (req->npositional < req->nvalues || req->rgb_arg))
-		die_usage("give all values in order, or COLOR=V and #RRGGBB, "
-			  "not both");
+		bad_request("give all values in order, or COLOR=V and #RRGGBB, "
+			    "not both");
 }
 
 /* Every LED is planned and checked before the first write (led_set()). */
@@ -464,56 +497,79 @@ static int set(const char *pattern, const char *bright_arg,
 	return 0;
 }
 
-/* The file over the defaults; a missing file leaves them. */
-static void read_stage_conf(struct ledstage_conf *conf, const char *path)
-{
-	char text[LEDSTAGE_COUNT * LEDSTAGE_LINE * 4], why[LEDSTAGE_LINE + 128];
-	ssize_t len;
-
-	ledstage_defaults(conf);
-	len = read_text(path, text, sizeof(text));
-	if (len < 0 && errno == ENOENT)
-		return;
-	if (len < 0)
-		die_errno("stage: cannot read %s", path);
-	if ((size_t)len == sizeof(text) - 1)
-		die("stage: %s is longer than %zu bytes; is it the LED's "
-		    "configuration?", path, sizeof(text) - 2);
-	if (ledstage_parse(conf, text, why, sizeof(why)))
-		die("stage: %s: %s", path, why);
-}
-
-/* The stage's look as set's arguments, checked as set checks them. */
+/* The stage's look as set's arguments, checked as set checks them; a
+ * wrong one is named with its place in the file at path. */
 static int stage_args(const struct ledstage_conf *conf, int stage,
-		      char *copy, char **argv, struct request *req)
+		      const char *path, char *copy, char **argv,
+		      struct request *req)
 {
 	char text[LEDTEXT_PATTERN_SIZE], why[256];
 	int n;
 
+	snprintf(look_origin, sizeof(look_origin), "%s:%d: %s=%s", path,
+		 conf->look_line[stage], ledstage_name(stage),
+		 conf->look[stage]);
 	strcpy(copy, conf->look[stage]);
 	n = ledstage_look_args(copy, argv, LEDSTAGE_LINE / 2);
 	if (n < 0)
-		die_usage("stage: %s=%s: give a look as COLOR ACTION "
-			  "[ARGUMENTS], e.g. '#00ff00 steady'",
-			  ledstage_name(stage), conf->look[stage]);
+		bad_request("give a look as COLOR ACTION [ARGUMENTS], e.g. "
+			    "'#00ff00 steady'");
 	memset(req, 0, sizeof(*req));
 	parse_request(req, NULL, NULL, n, argv);
 	if (!req->action)
-		die_usage("stage: %s=%s has no action: steady, blink, "
-			  "pattern or heartbeat", ledstage_name(stage),
-			  conf->look[stage]);
+		bad_request("no action: steady, blink, pattern or heartbeat");
 	/* The pattern's form; its levels against the LED's maximum at
 	 * boot. */
 	if (req->action == ACT_PATTERN &&
 	    ledtext_pattern(req->pattern, LONG_MAX / 100, text, sizeof(text),
 			    why, sizeof(why)))
-		die_usage("stage: %s=%s: %s", ledstage_name(stage),
-			  conf->look[stage], why);
+		bad_request("%s", why);
+	*look_origin = '\0';
 	return n;
 }
 
+/*
+ * The file at path over the defaults, every value checked, each error
+ * with its line; a missing file leaves the defaults.  config and each
+ * stage read it here, alike.
+ */
+static void read_stage_conf(struct ledstage_conf *conf, const char *path)
+{
+	char text[LEDSTAGE_COUNT * LEDSTAGE_LINE * 4], why[LEDSTAGE_LINE + 128];
+	char copy[LEDSTAGE_LINE], *argv[LEDSTAGE_LINE / 2];
+	struct request req;
+	struct kit_err e;
+	struct stat st;
+	int fd, line, i;
+	ssize_t len;
+
+	ledstage_defaults(conf);
+	fd = open_noblock(path);
+	if (fd < 0 && errno == ENOENT)
+		return;
+	if (fd < 0)
+		die_errno("stage: cannot read %s", path);
+	if (regular_file(fd, path, "give the LED's configuration, a text "
+			 "file", &st, &e))
+		die("stage: %s", e.msg);
+	len = read_fd_text(fd, text, sizeof(text));
+	if (len < 0)
+		die_errno("stage: cannot read %s", path);
+	close(fd);
+	if ((size_t)len == sizeof(text) - 1)
+		die("stage: %s is longer than %zu bytes; is it the LED's "
+		    "configuration?", path, sizeof(text) - 2);
+	if (ledstage_parse(conf, text, len, &line, why, sizeof(why)))
+		die("stage: %s:%d: %s", path, line, why);
+	if (strchr(conf->led, '/'))
+		die("stage: %s:%d: led=%s: " NOT_A_PATH, path, conf->led_line,
+		    conf->led);
+	for (i = 0; i < LEDSTAGE_COUNT; i++)
+		stage_args(conf, i, path, copy, argv, &req);
+}
+
 /* stage config: the file checked, each look's trigger module added. */
-static int print_stage_conf(struct ledstage_conf *conf)
+static int print_stage_conf(struct ledstage_conf *conf, const char *path)
 {
 	char copy[LEDSTAGE_LINE], *argv[LEDSTAGE_LINE / 2];
 	char module[TRIG_NAME + sizeof(TRIG_MODULE)];
@@ -521,7 +577,7 @@ static int print_stage_conf(struct ledstage_conf *conf)
 	int i;
 
 	for (i = 0; i < LEDSTAGE_COUNT; i++) {
-		stage_args(conf, i, copy, argv, &req);
+		stage_args(conf, i, path, copy, argv, &req);
 		if (!strcmp(actions[req.action].trigger, "none"))
 			continue;
 		snprintf(module, sizeof(module), TRIG_MODULE,
@@ -542,26 +598,32 @@ static int stage(const char *pattern, int argc, char **argv)
 {
 	char copy[LEDSTAGE_LINE], *args[LEDSTAGE_LINE / 2];
 	char cmdline[4096] = "", chosen[LEDSTAGE_LINE];
+	const char *path = argc == 3 ? argv[2] : LEDSTAGE_CONF;
 	struct ledstage_conf conf;
 	int id, n, nleds;
 	struct request req;
 
 	if (argc < 2 || argc > 3)
 		die_usage("stage takes STAGE [FILE] or config [FILE]");
-	read_stage_conf(&conf, argc == 3 ? argv[2] : LEDSTAGE_CONF);
+	check_l(pattern);
+	read_stage_conf(&conf, path);
 	if (pattern)
 		snprintf(conf.led, sizeof(conf.led), "%s", pattern);
 	if (!strcmp(argv[1], "config"))
-		return print_stage_conf(&conf);
+		return print_stage_conf(&conf, path);
 	id = ledstage_find(argv[1]);
 	if (id < 0)
 		die_usage("stage: unknown stage '%s': started, waiting, "
 			  "mounted, failed or config", argv[1]);
-	n = stage_args(&conf, id, copy, args, &req);
+	n = stage_args(&conf, id, path, copy, args, &req);
 	read_text("/proc/cmdline", cmdline, sizeof(cmdline));
 	pattern = ledstage_led(&conf, cmdline, chosen, sizeof(chosen));
 	if (!pattern)
 		return 0;
+	/* -l's and led='s were checked: it is kit.led='s. */
+	if (strchr(pattern, '/'))
+		die("stage: kit.led=%s on the kernel command line: "
+		    NOT_A_PATH, pattern);
 	if (!*pattern) {
 		select_leds(NULL, &nleds);
 		if (!nleds)
@@ -569,7 +631,7 @@ static int stage(const char *pattern, int argc, char **argv)
 		if (nleds > 1)
 			die("stage: %d multicolor LEDs; choose one: led= in %s, "
 			    "or kit.led= on the kernel command line", nleds,
-			    LEDSTAGE_CONF);
+			    path);
 		pattern = NULL;
 	}
 	/* Lit whatever it was: steady would keep an unlit LED dark. */

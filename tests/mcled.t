@@ -349,7 +349,7 @@ refuse_exactly "unknown option" 2 "mcled: unknown option '-x'; see 'mcled --help
 refuse_exactly "option without its argument" 2 \
 	"mcled: option '-l' needs a value; see 'mcled --help'" mcled -l
 refuse_exactly "-l with a path" 2 \
-	"mcled: -l takes a LED name or glob, not a path: ../x" mcled -l ../x get
+	"mcled: -l ../x: give a LED name or glob, not a path" mcled -l ../x get
 
 tree_many
 refuse_exactly "several LEDs, no -l: get" 2 \
@@ -598,3 +598,140 @@ expect "steady without a trigger leaves the brightness alone" 0 \
 	"trigger=none brightness=100 " \
 	sh -c '"$@" >/dev/null && cd "$0" && for f in trigger brightness; do printf "%s=%s " $f "$(cat $f)"; done' \
 	"$LEDS/rgb:status" env KIT_SYSFS="$SYS" "$KIT" mcled -l rgb:status steady
+
+# --- stage: the boot-status LED (fake trees) ---------------------------
+
+# fakeled NAME: a multicolor LED (green blue red, max 255) with the
+# trigger files mcled writes; fakemono NAME: a monochrome one.
+fakeled() {
+	local dev=$SYS/devices/$1 f
+
+	mkdir -p "$dev" "$SYS/class/leds"
+	echo "green blue red" >"$dev/multi_index"
+	echo "0 0 0" >"$dev/multi_intensity"
+	echo 0 >"$dev/brightness"
+	echo 255 >"$dev/max_brightness"
+	echo "[none] timer heartbeat pattern" >"$dev/trigger"
+	for f in pattern repeat delay_on delay_off invert; do : >"$dev/$f"; done
+	ln -s "../../devices/$1" "$SYS/class/leds/$1"
+}
+fakemono() {
+	mkdir -p "$SYS/class/leds/$1"
+	echo 0 >"$SYS/class/leds/$1/brightness"
+}
+stage() { KIT_SYSFS=$SYS "$KIT" mcled "$@"; }
+looks() { (cd "$SYS/devices/$1" && echo "$(cat multi_intensity) $(cat trigger) [$(cat pattern)] $(cat brightness)"); }
+
+# shown STAGE [FILE]: a fresh tree with one multicolor LED and a monochrome
+# one, the stage shown on it, and what the LED's files then say.
+shown() {
+	rm -rf "$SYS"
+	fakeled rgb:status
+	fakemono input0::capslock
+	stage stage "$@" || return
+	looks rgb:status
+}
+
+expect "stage started: blue, pulsing (pattern 0% to 100% in 500 ms)" 0 \
+	"0 255 0 pattern [0 500 255 500] 0" shown started "$tmp/none.conf"
+expect "stage waiting: amber, steady at max_brightness" 0 \
+	"191 0 255 none [] 255" shown waiting
+expect "stage mounted: green, steady at max_brightness" 0 \
+	"255 0 0 none [] 255" shown mounted
+expect "stage failed: red, 100 ms on, 100 ms off" 0 \
+	"0 0 255 pattern [255 100 255 0 0 100 0 0] 0" shown failed
+
+# The file: a LED by name among several, each stage's look its own.
+cat >"$tmp/led.conf" <<'END'
+# a comment, then the keys with blanks around them
+ led = rgb:b
+waiting=#ff0000 blink 300 700
+mounted=#102030 heartbeat
+END
+rm -rf "$SYS"
+fakeled rgb:a
+fakeled rgb:b
+export SYS KIT
+export -f stage looks
+expect "led= chooses the LED; the other stays untouched" 0 \
+	"0 0 255 timer [] 255|0 0 0 [none] timer heartbeat pattern [] 0" \
+	bash -c 'stage stage waiting "$1" && echo "$(looks rgb:b)|$(looks rgb:a)"' \
+	sh "$tmp/led.conf"
+expect "-l overrides led=" 0 "32 48 16 heartbeat [] 255" \
+	bash -c 'stage -l rgb:a stage mounted "$1" && looks rgb:a' sh "$tmp/led.conf"
+refuse "a LED named that is not there: refused" 1 \
+	"^mcled: no LED named 'rgb:c' in $SYS/class/leds$" \
+	stage -l rgb:c stage started
+
+# No multicolor LED, none chosen: silent, exit 0, nothing written.
+rm -rf "$SYS"
+fakemono input0::capslock
+expect "no multicolor LED: stage exits 0 and says nothing" 0 "" \
+	bash -c 'stage stage started 2>&1'
+
+# stage config: the file checked, printed whole, with the modules of the
+# triggers its looks use; what the generators' hooks copy.
+{ cat "$tmp/led.conf"; echo "modules=vled"; } >"$tmp/vled.conf"
+expect "stage config: every key, defaults filled in, trigger modules added" 0 \
+"led=rgb:b
+modules=vled ledtrig-pattern ledtrig-timer ledtrig-heartbeat
+started=#0000ff pattern 0% 500 100% 500
+waiting=#ff0000 blink 300 700
+mounted=#102030 heartbeat
+failed=#ff0000 pattern 100% 100 100% 0 0% 100 0% 0" \
+	stage stage config "$tmp/vled.conf"
+
+# bad_conf NAME MESSAGE TEXT: a file of TEXT (printf's format) is refused
+# by config and by every stage, exit 1, with MESSAGE after "FILE:", and
+# no LED written.
+bad_conf() {
+	printf "$3" >"$tmp/bad.conf"
+	refuse_exactly "config: $1" 1 "mcled: stage: $tmp/bad.conf:$2" \
+		stage stage config "$tmp/bad.conf"
+	refuse_exactly "stage started: $1" 1 "mcled: stage: $tmp/bad.conf:$2" \
+		stage stage started "$tmp/bad.conf"
+}
+rm -rf "$SYS"
+fakeled rgb:a
+bad_conf "an unknown key, with its line" \
+	"4: unknown key 'bogus'; keys: led modules started waiting mounted failed" \
+	'led=x\n\n  # note\nbogus = 1\n'
+bad_conf "a line without =" "1: 'led' is no KEY=VALUE" 'led\n'
+bad_conf "a look without an action" \
+	"1: failed=#ff0000: give a look as COLOR ACTION [ARGUMENTS], e.g. '#00ff00 steady'" \
+	'failed=#ff0000\n'
+bad_conf "a pattern mcled set refuses" \
+	"2: failed=#ff0000 pattern 1 2 3: a pattern is 2 or more pairs of brightness and milliseconds, got 3 numbers" \
+	'\nfailed=#ff0000 pattern 1 2 3\n'
+bad_conf "a blink of 0 ms (another stage's look: every look is checked)" \
+	"3: waiting=#ffbf00 blink 0 5: blink takes ON_MS OFF_MS, each 1 or more milliseconds: 0 5" \
+	'# c\nstarted=#0000ff steady\nwaiting=#ffbf00 blink 0 5\n'
+bad_conf "waiting==" \
+	"1: waiting==#ffbf00 steady: unknown color ''; colors: white red green blue amber violet yellow ir multicolor rgb purple orange pink cyan lime" \
+	'waiting==#ffbf00 steady\n'
+bad_conf "a pattern past 100%" \
+	"1: started=#0000ff pattern 101% 500 0% 500: bad brightness '101%' in the pattern: give 0 to max_brightness, or 0% to 100%" \
+	'started=#0000ff pattern 101%% 500 0%% 500\n'
+bad_conf "a NUL byte" \
+	"2: a NUL byte: is it the LED's configuration, a text file?" \
+	'led=rgb:a\nwaiting=#ffbf00\000 steady\nmounted=#00ff00 steady\n'
+bad_conf "led= a path" "2: led=../x: give a LED name or glob, not a path" \
+	'# c\nled=../x\n'
+printf 'led=a:one # my led\r\nwaiting=#ffbf00 blink 1 2\t# amber\r\n' >"$tmp/crlf.conf"
+expect "config: a comment after a blank, CRLF lines" 0 \
+	"led=a:one modules=ledtrig-pattern ledtrig-timer waiting=#ffbf00 blink 1 2" \
+	sh -c '"$@" | grep -E "^(led|modules|waiting)=" | paste -sd " "' sh \
+	"$KIT" mcled stage config "$tmp/crlf.conf"
+mkfifo "$tmp/fifo.conf"
+refuse_exactly "a FIFO as FILE: refused at once" 1 \
+	"mcled: stage: $tmp/fifo.conf is not a regular file; give the LED's configuration, a text file" \
+	timeout 5 env KIT_SYSFS="$SYS" "$KIT" mcled stage started "$tmp/fifo.conf"
+refuse_exactly "-l a path" 2 "mcled: -l ../x: give a LED name or glob, not a path" \
+	stage -l ../x stage started
+fakeled rgb:b
+refuse_exactly "several LEDs, none chosen: the FILE given is named" 1 \
+	"mcled: stage: 2 multicolor LEDs; choose one: led= in $tmp/none.conf, or kit.led= on the kernel command line" \
+	stage stage started "$tmp/none.conf"
+expect_err "stage: an unknown stage" 2 \
+	"^mcled: stage: unknown stage 'booting': started, waiting, mounted, failed or config$" \
+	stage stage booting

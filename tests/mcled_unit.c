@@ -7,6 +7,7 @@
 
 #include "core/kit.h"
 #include "led/led.h"
+#include "led/ledstage.h"
 #include "unit.h"
 
 static void test_colors(void)
@@ -256,6 +257,94 @@ static void test_kernel_rounds(void)
 	      kernel_rounds("", NULL) && kernel_rounds("linux", NULL));
 }
 
+/* The LED kit.led= chooses, given conf's led= a:file. */
+static bool stage_led_is(const char *cmdline, const char *want)
+{
+	char line[256], buf[64];
+	struct ledstage_conf conf;
+	const char *led;
+
+	ledstage_defaults(&conf);
+	strcpy(conf.led, "a:file");
+	snprintf(line, sizeof(line), "%s", cmdline);
+	led = ledstage_led(&conf, line, buf, sizeof(buf));
+	if (!want || !led)
+		return !want && !led;
+	return !strcmp(led, want);
+}
+
+static void test_stage_led(void)
+{
+	check("kit.led=: the file's led= without it",
+	      stage_led_is("quiet root=/dev/vda", "a:file"));
+	check("kit.led=: the last one wins",
+	      stage_led_is("kit.led=a:one kit.led=b:two", "b:two"));
+	check("kit.led=off: none", stage_led_is("kit.led=off", NULL));
+	check("kit.led=\"a:one\": quotes off, as the kernel reads it",
+	      stage_led_is("kit.led=\"a:one\"", "a:one"));
+	check("kit.led= inside another word's quotes is not one",
+	      stage_led_is("foo=\"bar kit.led=off\"", "a:file"));
+	check("kit.led= ends at \\r, \\v and 0xa0",
+	      stage_led_is("kit.led=a:one\rquiet", "a:one") &&
+	      stage_led_is("kit.led=b\vx", "b") &&
+	      stage_led_is("kit.led=c\xa0x", "c"));
+	check("kit.led= after -- is init's",
+	      stage_led_is("quiet -- kit.led=off", "a:file"));
+	check("kit.led alone, or xkit.led=, is none",
+	      stage_led_is("kit.led xkit.led=b", "a:file"));
+}
+
+/* text parsed over the defaults: 0, or the line of the error. */
+static int stage_parse_len(struct ledstage_conf *conf, const char *text,
+			   size_t len)
+{
+	char copy[512], why[256];
+	int line;
+
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	ledstage_defaults(conf);
+	return ledstage_parse(conf, copy, len, &line, why, sizeof(why)) ?
+	       line : 0;
+}
+
+static int stage_parse(struct ledstage_conf *conf, const char *text)
+{
+	return stage_parse_len(conf, text, strlen(text));
+}
+
+static void test_stage_parse(void)
+{
+	static const char nul[] = "led=a\nwaiting=#ffbf00\0 blink 1 1\n";
+	struct ledstage_conf conf;
+
+	check("led.conf: keys, blanks, comment lines, line numbers",
+	      !stage_parse(&conf, "# c\n led = a:one \n\nmounted=#010203 "
+			   "heartbeat\n") &&
+	      !strcmp(conf.led, "a:one") && conf.led_line == 2 &&
+	      !strcmp(conf.look[LEDSTAGE_MOUNTED], "#010203 heartbeat") &&
+	      conf.look_line[LEDSTAGE_MOUNTED] == 4 &&
+	      conf.look_line[LEDSTAGE_WAITING] == 0);
+	check("led.conf: # after a blank starts a comment",
+	      !stage_parse(&conf, "led=a:one # my led\nwaiting=#ffbf00 "
+			   "steady\t# amber") &&
+	      !strcmp(conf.led, "a:one") &&
+	      !strcmp(conf.look[LEDSTAGE_WAITING], "#ffbf00 steady"));
+	check("led.conf: a look's color is no comment",
+	      !stage_parse(&conf, "failed= #ff0000 steady") &&
+	      !strcmp(conf.look[LEDSTAGE_FAILED], "#ff0000 steady"));
+	check("led.conf: CRLF lines",
+	      !stage_parse(&conf, "led=a\r\nwaiting=#ffbf00 steady\r\n") &&
+	      !strcmp(conf.led, "a") &&
+	      !strcmp(conf.look[LEDSTAGE_WAITING], "#ffbf00 steady"));
+	check("led.conf: a NUL byte is refused, with its line",
+	      stage_parse_len(&conf, nul, sizeof(nul) - 1) == 2);
+	check("led.conf: a NUL on the last line",
+	      stage_parse_len(&conf, "led=a\nb\0", 8) == 2);
+	check("led.conf: an unknown key, its line",
+	      stage_parse(&conf, "led=a\n\nbogus=1\n") == 3);
+}
+
 int main(void)
 {
 	test_colors();
@@ -267,5 +356,7 @@ int main(void)
 	test_triggers();
 	test_driven();
 	test_kernel_rounds();
+	test_stage_led();
+	test_stage_parse();
 	return unit_status();
 }

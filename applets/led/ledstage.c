@@ -5,10 +5,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/kit.h"
 #include "led/ledstage.h"
 
 #define LEDSTAGE_OFF	"off"
-#define CMDLINE_KEY	"kit.led="
+#define CMDLINE_KEY	"kit.led"
 
 /* The message for an unknown key names the four stages. */
 _Static_assert(LEDSTAGE_COUNT == 4, "a stage the key message misses");
@@ -29,7 +30,6 @@ static const struct {
 };
 
 #define BLANKS		" \t"
-#define CMDLINE_SPACE	" \t\n"
 
 void ledstage_defaults(struct ledstage_conf *conf)
 {
@@ -68,24 +68,44 @@ static char *trim(char *s)
 	return s;
 }
 
-/* The value's place in *conf for key, or NULL. */
-static char *slot(struct ledstage_conf *conf, const char *key)
+/* The value's place in *conf for key, or NULL; *line, where its line
+ * number goes. */
+static char *slot(struct ledstage_conf *conf, const char *key, int **line)
 {
 	int stage = ledstage_find(key);
 
-	if (stage >= 0)
+	*line = &conf->modules_line;
+	if (stage >= 0) {
+		*line = &conf->look_line[stage];
 		return conf->look[stage];
-	if (!strcmp(key, "led"))
+	}
+	if (!strcmp(key, "led")) {
+		*line = &conf->led_line;
 		return conf->led;
+	}
 	if (!strcmp(key, "modules"))
 		return conf->modules;
 	return NULL;
 }
 
-static int parse_line(struct ledstage_conf *conf, char *line, char *why,
-		      size_t why_size)
+/* A '#' after a blank starts a comment; one right after '=' is a look's
+ * color. */
+static void cut_comment(char *value)
+{
+	char *p;
+
+	for (p = value; (p = strchr(p, '#')); p++)
+		if (p > value && strchr(BLANKS, p[-1])) {
+			*p = '\0';
+			return;
+		}
+}
+
+static int parse_line(struct ledstage_conf *conf, char *line, int n,
+		      char *why, size_t why_size)
 {
 	char *eq = strchr(line, '='), *key, *value, *to;
+	int *key_line;
 
 	line = trim(line);
 	if (!*line || *line == '#')
@@ -96,8 +116,10 @@ static int parse_line(struct ledstage_conf *conf, char *line, char *why,
 	}
 	*eq = '\0';
 	key = trim(line);
-	value = trim(eq + 1);
-	to = slot(conf, key);
+	value = eq + 1;
+	cut_comment(value + strspn(value, BLANKS));
+	value = trim(value);
+	to = slot(conf, key, &key_line);
 	if (!to) {
 		snprintf(why, why_size, "unknown key '%s'; keys: led modules "
 			 "%s %s %s %s", key, stages[0].name, stages[1].name,
@@ -110,23 +132,30 @@ static int parse_line(struct ledstage_conf *conf, char *line, char *why,
 		return -1;
 	}
 	strcpy(to, value);
+	*key_line = n;
 	return 0;
 }
 
-int ledstage_parse(struct ledstage_conf *conf, char *text, char *why,
-		   size_t why_size)
+int ledstage_parse(struct ledstage_conf *conf, char *text, size_t len,
+		   int *n, char *why, size_t why_size)
 {
-	char *line, *next, reason[LEDSTAGE_LINE + 64];
-	int n;
+	char *line, *next, *nul = memchr(text, '\0', len);
 
-	for (line = text, n = 1; line; line = next, n++) {
+	for (line = text, *n = 1; line; line = next, ++*n) {
 		next = strchr(line, '\n');
-		if (next)
-			*next++ = '\0';
-		if (parse_line(conf, line, reason, sizeof(reason))) {
-			snprintf(why, why_size, "line %d: %s", n, reason);
+		/* strchr() stops at the NUL: it is on this line. */
+		if (nul && !next) {
+			snprintf(why, why_size, "a NUL byte: is it the LED's "
+				 "configuration, a text file?");
 			return -1;
 		}
+		if (next)
+			*next++ = '\0';
+		/* A CRLF line end, as a file written on Windows has. */
+		if (*line && line[strlen(line) - 1] == '\r')
+			line[strlen(line) - 1] = '\0';
+		if (parse_line(conf, line, *n, why, why_size))
+			return -1;
 	}
 	return 0;
 }
@@ -147,22 +176,15 @@ int ledstage_look_args(char *look, char **argv, int max)
 	return n < 2 ? -1 : n;
 }
 
-const char *ledstage_led(const struct ledstage_conf *conf,
-			 const char *cmdline, char *buf, size_t size)
+const char *ledstage_led(const struct ledstage_conf *conf, char *cmdline,
+			 char *buf, size_t size)
 {
-	const char *p = cmdline, *word;
-	size_t len;
+	char *param, *val;
 
 	snprintf(buf, size, "%s", conf->led);
-	while (*(p += strspn(p, CMDLINE_SPACE))) {
-		word = p;
-		len = strcspn(p, CMDLINE_SPACE);
-		p += len;
-		if (!strncmp(word, CMDLINE_KEY, strlen(CMDLINE_KEY)))
-			snprintf(buf, size, "%.*s",
-				 (int)(len - strlen(CMDLINE_KEY)),
-				 word + strlen(CMDLINE_KEY));
-	}
+	while ((cmdline = cmdline_next(cmdline, &param, &val)))
+		if (val && !strcmp(param, CMDLINE_KEY))
+			snprintf(buf, size, "%s", val);
 	return strcmp(buf, LEDSTAGE_OFF) ? buf : NULL;
 }
 

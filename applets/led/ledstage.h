@@ -26,17 +26,22 @@ struct ledstage_conf {
 	char led[LEDSTAGE_LINE];	/* name or glob; "": the only one */
 	char modules[LEDSTAGE_LINE];	/* what the LED needs, loaded first */
 	char look[LEDSTAGE_COUNT][LEDSTAGE_LINE];
+	/* the file's line of each, 0 for a default */
+	int led_line, modules_line, look_line[LEDSTAGE_COUNT];
 };
 
 /* The defaults: the only multicolor LED, no modules, the looks above. */
 void ledstage_defaults(struct ledstage_conf *conf);
 
 /*
- * The file's text (KEY=VALUE lines, # comments) over *conf.  Returns 0,
- * or -1 with the line and the reason in why[why_size].
+ * The file's text, len bytes, over *conf: KEY=VALUE lines, a '#' that
+ * starts a line or follows a blank starts a comment, CRLF ends a line as
+ * LF does.  The looks are checked by mcled, which knows its actions.
+ * Returns 0, or -1 with the line's number in *line and the reason in
+ * why[why_size].
  */
-int ledstage_parse(struct ledstage_conf *conf, char *text, char *why,
-		   size_t why_size);
+int ledstage_parse(struct ledstage_conf *conf, char *text, size_t len,
+		   int *line, char *why, size_t why_size);
 
 /* The stage named, or -1. */
 int ledstage_find(const char *name);
@@ -52,11 +57,12 @@ int ledstage_look_args(char *look, char **argv, int max);
 
 /*
  * The LED the boot shows its stages on: the last kit.led= of cmdline
- * (the kernel's command line), else conf's led.  NULL when that is
- * "off"; "" for the only multicolor LED.  The result points into buf.
+ * (the kernel's command line, read as the kernel reads it and cut in
+ * place: cmdline_next()), else conf's led.  NULL when that is "off"; ""
+ * for the only multicolor LED.  The result points into buf.
  */
-const char *ledstage_led(const struct ledstage_conf *conf,
-			 const char *cmdline, char *buf, size_t size);
+const char *ledstage_led(const struct ledstage_conf *conf, char *cmdline,
+			 char *buf, size_t size);
 
 /* module added to conf's modules unless it is there; -1: no room. */
 int ledstage_add_module(struct ledstage_conf *conf, const char *module);

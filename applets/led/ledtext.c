@@ -69,7 +69,8 @@ static int pattern_pair(const char *level_word, const char *ms_word, long max,
 
 	if (ledtext_level(level_word, &level, &percent)) {
 		snprintf(why, why_size, "bad brightness '%s' in the pattern: "
-			 "give 0 to %ld, or 0%% to 100%%", level_word, max);
+			 "give 0 to max_brightness, or 0%% to 100%%",
+			 level_word);
 		return -1;
 	}
 	level = ledtext_level_of(level, percent, max);

@@ -271,7 +271,7 @@ refuse "mcled refuses: two #RRGGBB" 2 "^mcled: one #RRGGBB at a time: #ff0000 an
 	$KIT mcled -l $L set '#ff0000' '#00ff00'
 refuse "mcled refuses: set without values" 2 "^mcled: set needs values" \
 	$KIT mcled -l $L set
-refuse "mcled refuses: a path for -l" 2 "^mcled: -l takes a LED name or glob, not a path" \
+refuse "mcled refuses: a path for -l" 2 "^mcled: -l [^ ]*: give a LED name or glob, not a path$" \
 	$KIT mcled -l "$LEDS/$L" get
 refuse "mcled refuses: no such LED" 1 "^mcled: no LED named 'nosuch' in /sys/class/leds$" \
 	$KIT mcled -l nosuch get
