@@ -693,11 +693,13 @@ would close 2 sockets" \
 			"$KIT" $a kill -n -N "$VICTIMS" -s established --dport 5030
 		kill_dry "-p -s established --dport 5030" owned
 		victims_see "$a kill -n: the owners see nothing" \
-			"client4a open" "server4a open" "listener4 open"
+			"client4a open" "server4a open" "listener4 open" \
+			"client4a peer connected"
 		kill_case "-s established --dport 5030" 2 \
 			"/^ESTAB 127.0.0.1:(5030 127.0.0.1:[0-9]+|[0-9]+ 127.0.0.1:5030) /d"
 		victims_see "$a kill: owners see ECONNABORTED, TCP peers a reset" \
 			"client4a ECONNABORTED" "client4b ECONNABORTED" \
+			"client4a peer ENOTCONN" \
 			"server4a ECONNRESET" "server4b ECONNRESET" \
 			"client6 open" "server6 open" "listener4 open" \
 			"listener6 open"
@@ -726,6 +728,8 @@ would close 2 sockets" \
 	else
 		# bound sockets stay, unconnected
 		kill_dry "-p --sport 5032" owned
+		victims_see "$a kill -n: the connected socket stays connected" \
+			"udp_connected peer connected" "udp_connected open"
 		kill_case "-p --sport 5032" 1 ""
 		kill_owners_listed "-p --sport 5032"
 		victims_see "$a kill: the owner sees ECONNABORTED" \
@@ -735,9 +739,11 @@ would close 2 sockets" \
 		# again the two bound ones, which stay in the table and match
 		kill_case "--src 127.0.0.1" 502 \
 			"s/^ESTAB (127.0.0.1:5033) 127.0.0.1:5032 /UNCONN \\1 0.0.0.0:* /;/^ESTAB /d"
-		victims_see "$a kill: connected sockets closed" \
+		victims_see "$a kill: connected sockets disconnected: recv sees ECONNABORTED, send EDESTADDRREQ" \
 			"udp_bound ECONNABORTED" \
-			"udp_connected ECONNABORTED"
+			"udp_connected ECONNABORTED" \
+			"udp_connected peer ENOTCONN" \
+			"udp_connected send EDESTADDRREQ"
 		kill_case "--uid 4242" 1 ""
 	fi
 }

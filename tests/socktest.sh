@@ -540,6 +540,54 @@ check_full_stdout_walk() {
 	kill "$crowd"
 }
 
+# kill whose output fails closes the whole selected set all the same,
+# exits 1 and says on stderr what it closed (README: kill), in a crowd
+# of more rows than the output buffer holds: to a full disk (closing with
+# the kernel's kfunc where it has one), then to a pipe closed after one
+# line (through inet_diag).
+check_kill_output_fails() {
+	local how crowd filter n status name want closed left count=3000
+
+	# TCP: 1500 pairs, 3000 sockets
+	[ $P = udp ] || count=1500
+	if [ $P = tcp ]; then filter="-s established"; else filter="--src 127.0.0.1"; fi
+	for how in full pipe; do
+		name="$APPLET kill $filter, its output to a $how"
+		if ! hold unshare -n "$SOCKZOO" $P $count 22000; then
+			fail "$name: sockzoo $P $count starts"
+			continue
+		fi
+		crowd=$HELD
+		n=$("$KIT" $APPLET -N "$crowd" -t -H $filter | wc -l)
+		if [ $how = full ]; then
+			want="No space left on device"
+			timeout 120 "$KIT" $APPLET kill -N "$crowd" $filter \
+				>/dev/full 2>"$W/err"
+			status=$?
+		else
+			want="Broken pipe"
+			KIT_KILL_INET_DIAG=1 timeout 120 "$KIT" $APPLET kill \
+				-N "$crowd" $filter 2>"$W/err" | head -1 >/dev/null
+			status=${PIPESTATUS[0]}
+		fi
+		closed=$(sed -n "s/^$APPLET: closed \([0-9]*\) sockets.*; their list was not written: write error: $want\$/\1/p" "$W/err")
+		left=$("$KIT" $APPLET -N "$crowd" -t -H $filter | wc -l)
+		# TCP: a pair's peer, reset, may be gone before kill comes to
+		# it; UDP's sockets stay bound, unconnected.
+		if [ $status -ne 1 ] || [ "$(wc -l <"$W/err")" -ne 1 ] ||
+		   [ -z "$closed" ] || [ "$n" -lt 3000 ] ||
+		   { [ $P = tcp ] && [ "$left" -ne 0 ]; } ||
+		   { [ $P = udp ] && [ "$closed" -ne "$n" ]; }; then
+			fail "$name: every socket closed, the count on stderr" \
+				"exit status $status, $n sockets before, $left after" \
+				"stderr: $(cat "$W/err")"
+		else
+			pass "$name: every socket closed, the count on stderr"
+		fi
+		kill "$crowd"
+	done
+}
+
 # Preconditions every check needs; a missing one fails the whole suite.
 require() {
 	if [ "$(id -u)" -ne 0 ]; then
@@ -563,6 +611,7 @@ check_both_protocols() {
 	check_pin
 	check_kill
 	check_kill_inet_diag
+	check_kill_output_fails
 	check_errors
 	check_churn
 }

@@ -730,10 +730,27 @@ static void build_victims(void)
 	victim("udp_connected", uc, false);
 }
 
+/* errno as the report names it. */
+static const char *errno_name(int err)
+{
+	static char other[32];
+
+	switch (err) {
+	case EAGAIN: return "open";
+	case ECONNABORTED: return "ECONNABORTED";
+	case ECONNRESET: return "ECONNRESET";
+	case EINVAL: return "EINVAL";
+	case ENOTCONN: return "ENOTCONN";
+	case EDESTADDRREQ: return "EDESTADDRREQ";
+	case 0: return "data";
+	}
+	snprintf(other, sizeof(other), "errno %d", err);
+	return other;
+}
+
 /* What the owner's next call on v says: open, eof, or the error. */
 static const char *victim_state(const struct victim *v)
 {
-	static char other[32];
 	char c;
 	int fd;
 
@@ -745,15 +762,29 @@ static const char *victim_state(const struct victim *v)
 	} else if (recv(v->fd, &c, 1, MSG_PEEK) == 0) {
 		return "eof";
 	}
-	switch (errno) {
-	case EAGAIN: return "open";
-	case ECONNABORTED: return "ECONNABORTED";
-	case ECONNRESET: return "ECONNRESET";
-	case EINVAL: return "EINVAL";
-	case 0: return "data";
+	return errno_name(errno);
+}
+
+/*
+ * "NAME peer" and, for a UDP socket without one, "NAME send": probes
+ * that change nothing (getpeername(); a send() of nothing, refused
+ * without an address), for what kill did to a connected socket.
+ */
+static void victim_peer(FILE *f, const struct victim *v)
+{
+	struct sockaddr_storage ss;
+	int type = 0;
+	socklen_t len = sizeof(type);
+
+	getsockopt(v->fd, SOL_SOCKET, SO_TYPE, &type, &len);
+	len = sizeof(ss);
+	if (!getpeername(v->fd, (struct sockaddr *)&ss, &len)) {
+		fprintf(f, "%s peer connected\n", v->name);
+		return;
 	}
-	snprintf(other, sizeof(other), "errno %d", errno);
-	return other;
+	fprintf(f, "%s peer %s\n", v->name, errno_name(errno));
+	if (type == SOCK_DGRAM && send(v->fd, "", 0, 0) < 0)
+		fprintf(f, "%s send %s\n", v->name, errno_name(errno));
 }
 
 /* REPORT, whole at once: the test waits for it to appear. */
@@ -767,9 +798,12 @@ static void write_report(void)
 	f = fopen(tmp, "w");
 	if (!f)
 		die("%s", tmp);
-	for (i = 0; i < n_victims; i++)
+	for (i = 0; i < n_victims; i++) {
+		if (!victims[i].listener)
+			victim_peer(f, &victims[i]);
 		fprintf(f, "%s %s\n", victims[i].name,
 			victim_state(&victims[i]));
+	}
 	if (fclose(f) || rename(tmp, victims_report))
 		die("%s", victims_report);
 }

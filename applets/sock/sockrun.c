@@ -7,6 +7,7 @@
  * and formats it.
  */
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,9 +81,14 @@ static void enter_named_netns(const struct sockiter *it)
 		die_err(&e);
 }
 
-static void flush_out(void)
+/*
+ * kill goes on when its output fails (a full disk, a closed pipe): the
+ * sockets chosen are closed whatever becomes of their list, and
+ * kill_summary() says so on stderr.  Anything else stops.
+ */
+static void flush_out(const struct sockiter *it)
 {
-	if (sock_fmt_flush())
+	if (sock_fmt_flush() && !it->kill)
 		die_errno("write error");
 }
 
@@ -129,7 +135,7 @@ static int print_row(void *ctx, const struct sockiter_row *w,
 	}
 	if (it->owners)
 		owners = sock_owners_of(w->r.inode, &n_owners);
-	if (sock_fmt_row(it, w, dump->netns, owners, n_owners))
+	if (sock_fmt_row(it, w, dump->netns, owners, n_owners) && !it->kill)
 		return kit_fail(e, EXIT_RUNTIME, errno, "write error");
 	return 0;
 }
@@ -165,7 +171,7 @@ static long dump(const struct sockiter *it, int link,
 	struct kit_err e;
 	long reads;
 
-	flush_out();
+	flush_out(it);
 	if (it->output == SOCK_OUT_COUNT)
 		memset(prog->counts, 0, sizeof(prog->counts[0]) * 2);
 	if (it->output == SOCK_OUT_TABLE && !it->no_header && headers)
@@ -177,7 +183,7 @@ static long dump(const struct sockiter *it, int link,
 		die_err(&e);
 	if (it->output == SOCK_OUT_COUNT)
 		sock_fmt_counts(it, prog->counts);
-	flush_out();
+	flush_out(it);
 	return reads;
 }
 
@@ -242,28 +248,35 @@ static void dump_all_netns(const struct sockiter *it, int link,
  * bpf_sock_destroy() too, so that the tests cover that path there. */
 #define KILL_INET_DIAG	"KIT_KILL_INET_DIAG"
 
-/* The count that ends kill's output; returns the exit status (1: some
- * not closed, or unlisted, closed by the program with no row to show). */
+/* The count that ends kill's output, on stderr when the output failed;
+ * returns the exit status (1: some not closed, or unlisted, closed by the
+ * program with no row to show, or the list not written). */
 static int kill_summary(const struct sockiter *it, __u64 unlisted)
 {
 	const struct sock_kill_stats *stats = sock_kill_stats();
 	size_t closed = stats->closed + unlisted;
-	const char *s = closed == 1 ? "" : "s";
+	char line[160];
+	int n, lost;
 
-	if (it->dry_run) {
-		printf("would close %zu socket%s\n", closed, s);
-		return 0;
-	}
-	printf("closed %zu socket%s", closed, s);
+	n = snprintf(line, sizeof(line), "%s %zu socket%s",
+		     it->dry_run ? "would close" : "closed", closed,
+		     closed == 1 ? "" : "s");
 	if (stats->refused)
-		printf(", %zu not closed", stats->refused);
+		n += snprintf(line + n, sizeof(line) - n, ", %zu not closed",
+			      stats->refused);
 	if (stats->gone)
-		printf(", %zu gone before kill came to them", stats->gone);
-	printf("\n");
+		snprintf(line + n, sizeof(line) - n,
+			 ", %zu gone before kill came to them", stats->gone);
+	lost = sock_fmt_flush();
+	if (lost)
+		warn_msg("%s; their list was not written: write error: %s",
+			 line, strerror(errno));
+	else
+		puts(line);
 	if (unlisted)
 		warn_msg("%llu of the sockets closed are not listed: their "
 			 "rows did not fit the reads", (unsigned long long)unlisted);
-	return stats->refused || unlisted ? 1 : 0;
+	return stats->refused || unlisted || lost ? 1 : 0;
 }
 
 /* The walks that close: until none skipped any (KILL_PASSES). */
@@ -298,6 +311,8 @@ static int kill_sockets(struct sockiter *it,
 	struct kit_err e;
 	int link;
 
+	/* A closed pipe fails a write (flush_out()), and ends no kill. */
+	signal(SIGPIPE, SIG_IGN);
 	prepare(it);
 	if (!it->dry_run && !force_inet_diag)
 		by_kfunc = !sock_load_prog(it, kill_loader, &prog);
