@@ -68,7 +68,9 @@ static const char usage[] =
 "As /init it honours root= rootfstype= rootflags= ro rw rootwait[=N]\n"
 "rootdelay= init= ramdisk_start= noinitrd, and kit.image=PATH[,PATH...]\n"
 "(the image's volumes), kit.prompt (ENTER before each further volume),\n"
-"kit.shell=PATH (a shell for when the boot fails).  The image is\n"
+"kit.shell[=PATH] (a shell when the boot fails: PATH, else the first\n"
+"/bin/sh found; without it kit exits, and the kernel panics as it did,\n"
+"so that panic=N reboots).  The image is\n"
 "/initrd.image, else what follows the cpio in /sys/firmware/initrd (boot\n"
 "with retain_initrd, Linux 6.8+), else IMAGE in the cpio, else kit.image.\n";
 
@@ -95,35 +97,39 @@ static void run_shell(const char *shell)
 		;
 }
 
-/* PID 1 must not exit (the kernel would panic): say why, offer a shell,
- * and say it again every minute. */
+/*
+ * Why the boot stopped, said; then the shell kit.shell asks for, again
+ * each time it exits.  Without kit.shell, or with no shell to be found,
+ * PID 1 exits: the kernel panics ("Attempted to kill init!") as it did
+ * where the boot could not go on (mount_root(), panic()), and panic=N
+ * reboots an unattended board.
+ */
 static void __attribute__((noreturn, format(printf, 1, 2)))
 boot_fail(const char *fmt, ...)
 {
 	const char *shells[] = { booting->shell, "/bin/sh", "/root/bin/sh",
 				 "/old/bin/sh" };
+	size_t i, n = sizeof(shells) / sizeof(shells[0]);
 	va_list ap;
-	size_t i;
 
 	va_start(ap, fmt);
 	vsnprintf(booting->reason, sizeof(booting->reason), fmt, ap);
 	va_end(ap);
 	for (;;) {
 		warn_msg("%s", booting->reason);
-		for (i = 0; i < sizeof(shells) / sizeof(shells[0]); i++)
-			if (shells[i] && !access(shells[i], X_OK))
+		for (i = 0; booting->shell && i < n; i++)
+			if (*shells[i] && !access(shells[i], X_OK))
 				break;
-		if (i < sizeof(shells) / sizeof(shells[0])) {
-			warn_msg("starting %s; the boot stays stopped when it "
-				 "exits", shells[i]);
-			run_shell(shells[i]);
-			continue;
-		}
-		warn_msg("no shell (boot with kit.shell=PATH); waiting");
-		sleep(60);
-		while (waitpid(-1, NULL, WNOHANG) > 0)
-			;
+		if (!booting->shell || i == n)
+			break;
+		warn_msg("starting %s; the boot stays stopped when it exits",
+			 shells[i]);
+		run_shell(shells[i]);
 	}
+	warn_msg("%s; ending as the kernel did: a panic (panic=N reboots)",
+		 booting->shell ? "no shell found" :
+		 "no kit.shell on the command line");
+	exit(EXIT_RUNTIME);
 }
 
 /* ---- the boot: modules, the image, the RAM disk ---- */
@@ -443,10 +449,16 @@ static void run_linuxrc(void)
 	int status, fd;
 	pid_t pid;
 
-	if (access("/root/linuxrc", F_OK))
-		boot_fail("the RAM disk has no /linuxrc; boot with "
-			  "root=/dev/ram0 to use it as the root");
 	mkdir("/old", 0700);
+	/* handle_initrd() went on when there was none: nothing checked
+	 * call_usermodehelper_exec(). */
+	if (access("/root/linuxrc", F_OK)) {
+		warn_msg("the RAM disk has no /linuxrc: going on to the root");
+		if (mount("/root", "/old", NULL, MS_MOVE, NULL))
+			boot_fail("cannot move the RAM disk to /old: %s",
+				  strerror(errno));
+		return;
+	}
 	if (chdir("/old"))
 		boot_fail("cannot enter /old: %s", strerror(errno));
 	pid = fork();

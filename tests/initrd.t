@@ -132,12 +132,9 @@ boot() {
 	timeout 300 "${qemu[@]}" <"$fifo" >"$log.raw" 2>&1 &
 	pid=$!
 	exec {w}>"$fifo"
+	# A failed boot without a shell ends in the kernel's panic: panic=-1
+	# and -no-reboot end qemu.
 	while kill -0 "$pid" 2>/dev/null; do
-		# Waiting with no shell is where a failed boot ends.
-		if [ -z "$input" ] && grep -q 'no shell (boot with kit.shell=PATH); waiting' "$log.raw"; then
-			kill "$pid"
-			break
-		fi
 		if [ -n "$pattern" ] && tr -d '\r' <"$log.raw" | grep -Eq "$pattern"; then
 			if [ -n "$input" ]; then
 				printf '%s\n' "$input" >&"$w"
@@ -439,32 +436,38 @@ boots() {
 		"initrd: mounted root device PARTUUID=$gpt_uuid/PARTNROFF=1 \\([0-9]+:2\\) on /root"
 	sees partuuid-gpt "and its init runs" '^realroot: pid=1 root=/dev/root$'
 
-	# Failures: one line, then a shell or the wait.
+	# Failures: one line, then the shell kit.shell asks for, or the
+	# kernel's panic, which panic=-1 turns into a reboot (qemu ends).
 	boot noimage "$wrap" "root=/dev/vda"
 	sees noimage "no image: says so and what to do" \
 		'initrd: no RAM disk image: none follows the cpio'
-	sees noimage "no image, no shell: waits" \
-		'initrd: no shell \(boot with kit.shell=PATH\); waiting'
+	sees noimage "no kit.shell: PID 1 ends, as the kernel panicked" \
+		'initrd: no kit.shell on the command line; ending as the kernel did: a panic \(panic=N reboots\)'
+	sees noimage "and the kernel panics: panic=-1 reboots" \
+		'Kernel panic - not syncing: Attempted to kill init'
 
-	mem=256M boot toobig "$work/$kn-toobig.cpio" "root=/dev/vda"
+	mem=256M boot toobig "$work/$kn-toobig.cpio" "root=/dev/vda kit.shell=/nosuch"
 	sees toobig "an image too big for memory: rdload refuses it" \
 		'too big'
 	sees toobig "and the boot says what to do" \
 		'initrd: the RAM disk was not loaded .*give the machine more memory'
-	sees toobig "then waits, with no shell to offer" \
-		'initrd: no shell \(boot with kit.shell=PATH\); waiting'
+	sees toobig "kit.shell= but no shell found: PID 1 ends" \
+		'initrd: no shell found; ending as the kernel did: a panic \(panic=N reboots\)'
+	sees toobig "and the kernel panics" \
+		'Kernel panic - not syncing: Attempted to kill init'
 
-	boot badrc "$work/$kn-badrc.cpio" "root=/dev/vda" "$work/root-plain.img" \
+	boot badrc "$work/$kn-badrc.cpio" "root=/dev/vda kit.shell" "$work/root-plain.img" \
 		'starting /old/bin/sh' 'echo SHELL-REACHED-$((6*7)); poweroff -f'
 	sees badrc "a /linuxrc that exits 3 stops the boot" \
 		'initrd: /linuxrc failed \(exit 3\); the RAM disk is on /old'
-	sees badrc "and reaches the RAM disk's shell" '^SHELL-REACHED-42'
+	sees badrc "and kit.shell alone reaches the RAM disk's shell" '^SHELL-REACHED-42'
 
-	boot norc "$work/$kn-norc.cpio" "root=/dev/vda" "" \
-		'starting /root/bin/sh' 'echo SHELL-REACHED-$((6*7)); poweroff -f'
-	sees norc "no /linuxrc, root elsewhere: says what to do" \
-		'initrd: the RAM disk has no /linuxrc; boot with root=/dev/ram0'
-	sees norc "and reaches the RAM disk's shell" '^SHELL-REACHED-42'
+	boot norc "$work/$kn-norc.cpio" "root=/dev/vda" "$work/root-initrd.img"
+	sees norc "no /linuxrc: said, and the boot goes on, as handle_initrd() did" \
+		'initrd: the RAM disk has no /linuxrc: going on to the root'
+	sees norc "to the real root's init, PID 1 on /dev/root" \
+		'^realroot: pid=1 root=/dev/root$'
+	sees norc "with the RAM disk on /initrd" '^realroot: ram0 mounted at: /initrd$'
 
 	boot noroot "$w" "root=/dev/vdz rootwait=3 rootdelay=1 kit.shell=/old/bin/ash" "" \
 		'starting /old/bin/ash' 'echo SHELL-REACHED-$((6*7)); poweroff -f'
@@ -506,8 +509,8 @@ boots() {
 	sees corrupt "a corrupt stream: rdload says so" 'rdload: RAMDISK: gzip data corrupt'
 	sees corrupt "and the boot stops with its line" \
 		'initrd: the RAM disk was not loaded'
-	sees corrupt "then waits, with no shell to offer" \
-		'initrd: no shell \(boot with kit.shell=PATH\); waiting'
+	sees corrupt "then ends, with no kit.shell" \
+		'initrd: no kit.shell on the command line; ending as the kernel did'
 }
 
 # ---- issue 23: a microcode archive first; no rootwait, rootwait=0 ----

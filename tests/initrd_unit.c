@@ -60,6 +60,8 @@ static void test_cmdline(void)
 	check("kit.shell=", b.shell && !strcmp(b.shell, "/bin/ash"));
 	check("kit.prompt", b.prompt);
 	check("nothing after -- is read (noinitrd)", !b.noinitrd);
+	parse_cmdline(&b, "kit.shell");
+	check("kit.shell alone: the first /bin/sh found", b.shell && !*b.shell);
 
 	memset(&b, 0, sizeof(b));
 	parse_saying(&b, "rw ro rootwait noinitrd ramdisk_start=x", said,

@@ -85,8 +85,8 @@ static void boot_param(struct boot *b, const char *word, char *value)
 		b->noinitrd = true;
 	else if (!strcmp(word, "kit.image") && value)
 		b->image = value;
-	else if (!strcmp(word, "kit.shell") && value)
-		b->shell = value;
+	else if (!strcmp(word, "kit.shell"))
+		b->shell = value ? value : "";
 	else if (!strcmp(word, "kit.prompt"))
 		b->prompt = true;
 }
