@@ -184,14 +184,38 @@ static void test_refusals(void)
 }
 
 /* json_string(), through json_quote(): escapes, and valid UTF-8 kept. */
-static bool json_is(const char *s, const char *want)
+static bool json_written(void (*print)(FILE *, const char *), const char *s,
+			 const char *want)
 {
 	char buf[1024] = "";
 	FILE *f = fmemopen(buf, sizeof(buf) - 1, "w");
 
-	json_string(f, s);
+	print(f, s);
 	fclose(f);
 	return !strcmp(buf, want);
+}
+
+static bool json_is(const char *s, const char *want)
+{
+	return json_written(json_string, s, want);
+}
+
+/* json_value(): a number as the kernel prints one, else a string. */
+static void test_json_value(void)
+{
+	check("json_value: integers are numbers",
+	      json_written(json_value, "0", "0") &&
+	      json_written(json_value, "7", "7") &&
+	      json_written(json_value, "-1", "-1") &&
+	      json_written(json_value, "500", "500"));
+	check("json_value: anything else is a string",
+	      json_written(json_value, "x", "\"x\"") &&
+	      json_written(json_value, "", "\"\"") &&
+	      json_written(json_value, "-", "\"-\"") &&
+	      json_written(json_value, "01", "\"01\"") &&
+	      json_written(json_value, "-0x", "\"-0x\"") &&
+	      json_written(json_value, "1a", "\"1a\"") &&
+	      json_written(json_value, "abc\"", "\"abc\\\"\""));
 }
 
 static void test_json(void)
@@ -298,6 +322,7 @@ int main(void)
 	test_kit_getopt();
 	test_refusals();
 	test_json();
+	test_json_value();
 	test_cmdline();
 	return unit_status();
 }
