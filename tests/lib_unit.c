@@ -200,6 +200,25 @@ static bool json_is(const char *s, const char *want)
 	return json_written(json_string, s, want);
 }
 
+/* release_version(): Debian's real sublevel from uname's version. */
+static void test_release_version(void)
+{
+	int v[3];
+
+	check("release_version: X.Y alone is 2 numbers",
+	      release_version("6.5", NULL, v) == 2 && v[0] == 6 && v[1] == 5);
+	check("release_version: Debian's version names the sublevel",
+	      release_version("6.1.0-9-amd64", "#1 SMP PREEMPT_DYNAMIC "
+			      "Debian 6.1.76-1 (2024-02-01)", v) == 3 &&
+	      v[0] == 6 && v[1] == 1 && v[2] == 76);
+	check("release_version: a Debian version of another X.Y is not read",
+	      release_version("6.1.0-9-amd64", "#1 SMP Debian 6.5.3-1", v) ==
+	      3 && v[2] == 0);
+	check("release_version: X.Y gets Debian's sublevel, else stays 2",
+	      release_version("6.1", "#1 SMP Debian 6.1.76-1", v) == 3 &&
+	      v[2] == 76 && release_version("6.1", "#1 SMP", v) == 2);
+}
+
 /* json_value(): a number as the kernel prints one, else a string. */
 static void test_json_value(void)
 {
@@ -323,6 +342,7 @@ int main(void)
 	test_refusals();
 	test_json();
 	test_json_value();
+	test_release_version();
 	test_cmdline();
 	return unit_status();
 }
