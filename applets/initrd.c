@@ -32,6 +32,7 @@
 #include <sys/utsname.h>
 #include <sys/vfs.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 #include <linux/fs.h>
@@ -129,6 +130,8 @@ boot_fail(const char *fmt, ...)
 	warn_msg("%s; ending as the kernel did: a panic (panic=N reboots)",
 		 booting->shell ? "no shell found" :
 		 "no kit.shell on the command line");
+	/* The lines out of the serial port before panic=-1 reboots. */
+	tcdrain(STDERR_FILENO);
 	exit(EXIT_RUNTIME);
 }
 
