@@ -359,6 +359,13 @@ static void test_cpio_chain(void)
 	ftruncate(c.fd, wrapper + 8);
 	check("cpio_end: only NULs after the archives: nothing follows",
 	      cpio_end(c.fd) == wrapper + 8);
+	write_all(c.fd, "\x53", 1);
+	check("cpio_end: NULs, then one byte: the NULs are the image's",
+	      cpio_end(c.fd) == wrapper);
+	ftruncate(c.fd, wrapper);
+	write_all(c.fd, "0", 1);
+	check("cpio_end: one '0' after the archives: a header cut short",
+	      cpio_end(c.fd) == 0);
 	ftruncate(c.fd, wrapper);
 	check("cpio_end: microcode and the wrapper, nothing after: all cpio",
 	      cpio_end(c.fd) == wrapper);

@@ -391,7 +391,10 @@ softdep d pre: c
 softdep e pre: c post: e
 softdep e post: c
 softdep g pre: f
+softdep h pre: nosuch post: g
 EOF
+echo "kernel/h.ko:" >>"$m/modules.dep"
+cp "$ko" "$m/kernel/h.ko"
 expect "mkcpio: soft dependencies in cycles: each module once" 0 \
 	"brd /kit/lib/brd.ko;d /kit/lib/d.ko;e /kit/lib/e.ko soft;c /kit/lib/c.ko;" \
 	sh -c '"$@" | cpio -i --quiet --to-stdout kit/modules | tr "\n" ";"' sh \
@@ -404,6 +407,9 @@ expect_err "mkcpio -m a module whose dependency modules.dep lacks" 1 \
 expect "mkcpio: a soft dependency whose dependency modules.dep lacks" 0 \
 	"brd /kit/lib/brd.ko;f /kit/lib/f.ko soft;g /kit/lib/g.ko;" \
 	bash -c '"$@" | list_of' sh fmk -m g
+expect "mkcpio: a soft dependency nothing knows is left out, as modprobe does" 0 \
+	"brd /kit/lib/brd.ko;h /kit/lib/h.ko;f /kit/lib/f.ko soft;g /kit/lib/g.ko soft;" \
+	bash -c '"$@" | list_of' sh fmk -m h
 
 # Aliases, fnmatch patterns as kmod reads them, and built-in modules.
 cat >"$m/modules.alias" <<EOF
