@@ -205,8 +205,9 @@ static void test_release_version(void)
 {
 	int v[3];
 
-	check("release_version: X.Y alone is 2 numbers",
-	      release_version("6.5", NULL, v) == 2 && v[0] == 6 && v[1] == 5);
+	check("release_version: X.Y alone is 2 numbers, X.Y.0",
+	      release_version("6.5", NULL, v) == 2 && v[0] == 6 && v[1] == 5 &&
+	      v[2] == 0);
 	check("release_version: Debian's version names the sublevel",
 	      release_version("6.1.0-9-amd64", "#1 SMP PREEMPT_DYNAMIC "
 			      "Debian 6.1.76-1 (2024-02-01)", v) == 3 &&

@@ -165,6 +165,8 @@ static void test_pattern(void)
 	      pattern_is("0x10 500 0 500", 255, NULL, "bad brightness '0x10'"));
 	check("pattern: an odd count is refused",
 	      pattern_is("0 1000 255", 255, NULL, "got 3 numbers"));
+	check("pattern: 5 numbers are refused, not 2 pairs and a stray",
+	      pattern_is("0 1000 255 1000 7", 255, NULL, "got 5 numbers"));
 	check("pattern: one pair is refused (ledtrig-pattern wants 2)",
 	      pattern_is("255 1000", 255, NULL, "2 or more pairs"));
 	check("pattern: a brightness above max_brightness is refused",
@@ -186,12 +188,15 @@ static void test_pattern(void)
 static void test_triggers(void)
 {
 	char line[] = "none kbd-capslock [timer] heartbeat pattern\n";
-	char *names[8];
+	char odd[] = "none [] x", *names[8];
 	int current, n = ledtext_triggers(line, names, 8, &current);
 
 	check("triggers: the names, the bracketed one current",
 	      n == 5 && current == 2 && !strcmp(names[2], "timer") &&
 	      !strcmp(names[4], "pattern"));
+	n = ledtext_triggers(odd, names, 8, &current);
+	check("triggers: \"[]\" is a name, no current one",
+	      n == 3 && current == -1 && !strcmp(names[1], "[]"));
 }
 
 static void test_driven(void)
