@@ -392,9 +392,11 @@ softdep e pre: c post: e
 softdep e post: c
 softdep g pre: f
 softdep h pre: nosuch post: g
+softdep i pre: a
 EOF
-echo "kernel/h.ko:" >>"$m/modules.dep"
+printf 'kernel/h.ko:\nkernel/i.ko:\n' >>"$m/modules.dep"
 cp "$ko" "$m/kernel/h.ko"
+cp "$ko" "$m/kernel/i.ko"
 expect "mkcpio: soft dependencies in cycles: each module once" 0 \
 	"brd /kit/lib/brd.ko;d /kit/lib/d.ko;e /kit/lib/e.ko soft;c /kit/lib/c.ko;" \
 	sh -c '"$@" | cpio -i --quiet --to-stdout kit/modules | tr "\n" ";"' sh \
@@ -407,6 +409,9 @@ expect_err "mkcpio -m a module whose dependency modules.dep lacks" 1 \
 expect "mkcpio: a soft dependency whose dependency modules.dep lacks" 0 \
 	"brd /kit/lib/brd.ko;f /kit/lib/f.ko soft;g /kit/lib/g.ko;" \
 	bash -c '"$@" | list_of' sh fmk -m g
+refuse "mkcpio: a soft dependency in a modules.dep cycle: refused" 1 \
+	"initrd: .*/modules.dep has a dependency cycle, a -> b -> a: no order loads them; run depmod" \
+	timeout 20 "$KIT" initrd mkcpio -r "$fake" -k 9.9 -m i -o "$o/mod.cpio"
 expect "mkcpio: a soft dependency nothing knows is left out, as modprobe does" 0 \
 	"brd /kit/lib/brd.ko;h /kit/lib/h.ko;f /kit/lib/f.ko soft;g /kit/lib/g.ko soft;" \
 	bash -c '"$@" | list_of' sh fmk -m h
