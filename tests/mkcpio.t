@@ -434,6 +434,8 @@ expect "mkcpio -m a built-in module's name or alias: nothing to load" 0 \
 expect "mkcpio -m an alias with [-_] in it (e, soft dependencies first)" 0 \
 	"brd /kit/lib/brd.ko;d /kit/lib/d.ko soft;c /kit/lib/c.ko soft;e /kit/lib/e.ko;" \
 	bash -c '"$@" | list_of' sh fmk -m soft-alias
+expect "mkcpio -o /dev/null with stdin closed: the device is fd 0, written" 0 \
+	"" sh -c 'exec "$@" <&-' sh "$KIT" initrd mkcpio -r "$fake" -k 9.9 -m e -o /dev/null
 expect_err "mkcpio -m what nothing knows" 1 \
 	"initrd: no module fs-none in .*/modules.dep, modules.alias or modules.builtin; check its name, and that -k names the kernel that has it" \
 	fmk -m fs-none -o "$o/mod.cpio"
