@@ -80,13 +80,16 @@ KIT_APPLET(initrd, "boot an old initrd image (ext2, minix... + /linuxrc)",
 
 /* ---- the boot: the kernel command line ---- */
 
-/* ---- the boot: failing without a panic ---- */
+/* ---- the boot: failing, to a shell or as the kernel did ---- */
 
 static struct boot *booting;
 
-static void run_shell(const char *shell)
+/* shell run on the console, waited for: false when it could not run
+ * (its exec failed: 127, as a shell says of a command not found). */
+static bool run_shell(const char *shell)
 {
 	pid_t pid = fork();
+	int status = 0;
 
 	if (pid == 0) {
 		setsid();
@@ -94,13 +97,31 @@ static void run_shell(const char *shell)
 		execl(shell, shell, (char *)NULL);
 		_exit(127);
 	}
-	while (pid > 0 && waitpid(-1, NULL, 0) != pid)
+	while (pid > 0 && waitpid(-1, &status, 0) != pid)
 		;
+	return pid > 0 && !(WIFEXITED(status) && WEXITSTATUS(status) == 127);
+}
+
+static void on_alarm(int sig)
+{
+	(void)sig;
+}
+
+/* Waits until the console has sent what was written, 5 s at most: a
+ * serial line held by flow control must not keep PID 1 from ending. */
+static void drain_console(void)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };	/* no restart */
+
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(5);
+	tcdrain(STDERR_FILENO);
+	alarm(0);
 }
 
 /*
  * Why the boot stopped, said; then the shell kit.shell asks for, again
- * each time it exits.  Without kit.shell, or with no shell to be found,
+ * each time it exits.  Without kit.shell, or with no shell that runs,
  * PID 1 exits: the kernel panics ("Attempted to kill init!") as it did
  * where the boot could not go on (mount_root(), panic()), and panic=N
  * reboots an unattended board.
@@ -111,6 +132,7 @@ boot_fail(const char *fmt, ...)
 	const char *shells[] = { booting->shell, "/bin/sh", "/root/bin/sh",
 				 "/old/bin/sh" };
 	size_t i, n = sizeof(shells) / sizeof(shells[0]);
+	bool cannot_run[sizeof(shells) / sizeof(shells[0])] = { false };
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -119,19 +141,23 @@ boot_fail(const char *fmt, ...)
 	for (;;) {
 		warn_msg("%s", booting->reason);
 		for (i = 0; booting->shell && i < n; i++)
-			if (*shells[i] && !access(shells[i], X_OK))
+			if (*shells[i] && !cannot_run[i] &&
+			    !access(shells[i], X_OK))
 				break;
 		if (!booting->shell || i == n)
 			break;
 		warn_msg("starting %s; the boot stays stopped when it exits",
 			 shells[i]);
-		run_shell(shells[i]);
+		cannot_run[i] = !run_shell(shells[i]);
 	}
-	warn_msg("%s; ending as the kernel did: a panic (panic=N reboots)",
-		 booting->shell ? "no shell found" :
-		 "no kit.shell on the command line");
-	/* The lines out of the serial port before panic=-1 reboots. */
-	tcdrain(STDERR_FILENO);
+	if (booting->shell)
+		warn_msg("no shell runs (kit.shell=%s, /bin/sh, /root/bin/sh, "
+			 "/old/bin/sh); ending as the kernel did: a panic "
+			 "(panic=N reboots)", booting->shell);
+	else
+		warn_msg("no kit.shell on the command line; ending as the "
+			 "kernel did: a panic (panic=N reboots)");
+	drain_console();
 	exit(EXIT_RUNTIME);
 }
 

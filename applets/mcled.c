@@ -5,6 +5,7 @@
  * names a LED's colors, multi_intensity holds one value per color in that
  * order, brightness scales them all.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -335,12 +336,15 @@ static char look_origin[PATH_MAX + 2 * LEDSTAGE_LINE];
 static void __attribute__((format(printf, 1, 2), noreturn))
 bad_request(const char *fmt, ...)
 {
-	char msg[LEDSTAGE_LINE + 256];
 	va_list ap;
+	char *msg;
+	int len;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	len = vasprintf(&msg, fmt, ap);
 	va_end(ap);
+	if (len < 0)
+		die("out of memory");
 	if (*look_origin)
 		die("stage: %s: %s", look_origin, msg);
 	die_usage("%s", msg);
@@ -521,7 +525,7 @@ static int stage_args(const struct ledstage_conf *conf, int stage,
 	/* The pattern's form; its levels against the LED's maximum at
 	 * boot. */
 	if (req->action == ACT_PATTERN &&
-	    ledtext_pattern(req->pattern, LONG_MAX / 100, text, sizeof(text),
+	    ledtext_pattern(req->pattern, LEDTEXT_MAX_LEVEL, text, sizeof(text),
 			    why, sizeof(why)))
 		bad_request("%s", why);
 	*look_origin = '\0';

@@ -453,8 +453,8 @@ boots() {
 		'too big'
 	sees toobig "and the boot says what to do" \
 		'initrd: the RAM disk was not loaded .*give the machine more memory'
-	sees toobig "kit.shell= but no shell found: PID 1 ends" \
-		'initrd: no shell found; ending as the kernel did: a panic \(panic=N reboots\)'
+	sees toobig "kit.shell= but no shell runs: PID 1 ends" \
+		'initrd: no shell runs \(kit.shell=/nosuch, /bin/sh, /root/bin/sh, /old/bin/sh\); ending as the kernel did: a panic \(panic=N reboots\)'
 	sees toobig "and the kernel panics" \
 		'Kernel panic - not syncing: Attempted to kill init'
 

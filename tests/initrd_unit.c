@@ -198,10 +198,10 @@ static void test_cmdline_kernel(void)
 	parse_cmdline(&b, "root=/dev/\"vda\" kit.shell=\"/bin/sh\"x "
 		      "rootflags=a\"b c\"d init=/sbin/init\"");
 	check("quotes inside a value stay, as next_arg() leaves them",
-	      !strcmp(b.root, "/dev/\"vda\"") &&
-	      !strcmp(b.init, "/sbin/init\"") &&
-	      !strcmp(b.shell, "/bin/sh\"x") &&
-	      !strcmp(b.rootflags, "a\"b c\"d"));
+	      b.root && !strcmp(b.root, "/dev/\"vda\"") &&
+	      b.init && !strcmp(b.init, "/sbin/init\"") &&
+	      b.shell && !strcmp(b.shell, "/bin/sh\"x") &&
+	      b.rootflags && !strcmp(b.rootflags, "a\"b c\"d"));
 }
 
 /* copy_after_cpio: the bytes after the archive at path (end long), and

@@ -280,7 +280,8 @@ static bool cmdline_is(const char *line, const char *want)
 			 val ? "=<" : "", val ? val : "", val ? ">" : "");
 	}
 	if (strcmp(got, want))
-		printf("# cmdline '%s': got '%s', want '%s'\n", line, got, want);
+		printf("# cmdline '%s': got '%s', want '%s'\n", line, got,
+		       want);
 	return !strcmp(got, want);
 }
 
@@ -301,7 +302,8 @@ static const struct {
 	  "root=/dev/\"vda\" init=/sbin/init\"",
 	  "<root>=</dev/\"vda\"><init>=</sbin/init\">" },
 	{ "an opening quote goes, the inner one stays",
-	  "kit.shell=\"/bin/sh\"x", "<kit.shell>=</bin/sh\"x>" },
+	  "kit.shell=\"/bin/sh\"x",
+	  "<kit.shell>=</bin/sh\"x>" },
 	{ "quotes mid-value join words, and stay",
 	  "root=a\"b c\"d", "<root>=<a\"b c\"d>" },
 	{ "an unclosed quote runs to the end",

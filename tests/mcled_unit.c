@@ -345,7 +345,7 @@ static void test_stage_parse(void)
 	check("led.conf: a NUL byte is refused, with its line",
 	      stage_parse_len(&conf, nul, sizeof(nul) - 1) == 2);
 	check("led.conf: a NUL on the last line",
-	      stage_parse_len(&conf, "led=a\nb\0", 8) == 2);
+	      stage_parse_len(&conf, "led=a\nled=b\0", 12) == 2);
 	check("led.conf: an unknown key, its line",
 	      stage_parse(&conf, "led=a\n\nbogus=1\n") == 3);
 }

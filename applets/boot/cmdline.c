@@ -2,8 +2,8 @@
 /*
  * cmdline: the kernel command line as initrd's /init reads it, each word
  * as the kernel's own parsers take it (cmdline_next(), the __setup()
- * handlers of init/do_mounts*.c).  A value the kernel would refuse is ignored with
- * a warning, as the kernel ignores it.
+ * handlers of init/do_mounts*.c).  A value the kernel would refuse is
+ * ignored with a warning, as the kernel ignores it.
  */
 #include <limits.h>
 #include <stdio.h>

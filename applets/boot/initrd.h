@@ -19,7 +19,8 @@
 
 /* What the boot reads from the kernel command line (cmdline.c). */
 struct boot {
-	char *root, *rootfstype, *rootflags, *init, *image, *shell;
+	char *root, *rootfstype, *rootflags, *init, *image;
+	const char *shell;		/* "": kit.shell alone */
 	bool rw, noinitrd, prompt;
 	long root_wait;		/* as the kernel's: s, 0 none, -1 for ever */
 	long rootdelay, ramdisk_start;

@@ -69,12 +69,12 @@ static char *trim(char *s)
 }
 
 /* The value's place in *conf for key, or NULL; *line, where its line
- * number goes. */
+ * number goes (NULL: modules=, which mcled does not check). */
 static char *slot(struct ledstage_conf *conf, const char *key, int **line)
 {
 	int stage = ledstage_find(key);
 
-	*line = &conf->modules_line;
+	*line = NULL;
 	if (stage >= 0) {
 		*line = &conf->look_line[stage];
 		return conf->look[stage];
@@ -132,16 +132,17 @@ static int parse_line(struct ledstage_conf *conf, char *line, int n,
 		return -1;
 	}
 	strcpy(to, value);
-	*key_line = n;
+	if (key_line)
+		*key_line = n;
 	return 0;
 }
 
 int ledstage_parse(struct ledstage_conf *conf, char *text, size_t len,
-		   int *n, char *why, size_t why_size)
+		   int *line_no, char *why, size_t why_size)
 {
 	char *line, *next, *nul = memchr(text, '\0', len);
 
-	for (line = text, *n = 1; line; line = next, ++*n) {
+	for (line = text, *line_no = 1; line; line = next, ++*line_no) {
 		next = strchr(line, '\n');
 		/* strchr() stops at the NUL: it is on this line. */
 		if (nul && !next) {
@@ -154,7 +155,7 @@ int ledstage_parse(struct ledstage_conf *conf, char *text, size_t len,
 		/* A CRLF line end, as a file written on Windows has. */
 		if (*line && line[strlen(line) - 1] == '\r')
 			line[strlen(line) - 1] = '\0';
-		if (parse_line(conf, line, *n, why, why_size))
+		if (parse_line(conf, line, *line_no, why, why_size))
 			return -1;
 	}
 	return 0;

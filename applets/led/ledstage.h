@@ -26,8 +26,8 @@ struct ledstage_conf {
 	char led[LEDSTAGE_LINE];	/* name or glob; "": the only one */
 	char modules[LEDSTAGE_LINE];	/* what the LED needs, loaded first */
 	char look[LEDSTAGE_COUNT][LEDSTAGE_LINE];
-	/* the file's line of each, 0 for a default */
-	int led_line, modules_line, look_line[LEDSTAGE_COUNT];
+	/* the file's line of each checked, 0 for a default */
+	int led_line, look_line[LEDSTAGE_COUNT];
 };
 
 /* The defaults: the only multicolor LED, no modules, the looks above. */
@@ -37,11 +37,11 @@ void ledstage_defaults(struct ledstage_conf *conf);
  * The file's text, len bytes, over *conf: KEY=VALUE lines, a '#' that
  * starts a line or follows a blank starts a comment, CRLF ends a line as
  * LF does.  The looks are checked by mcled, which knows its actions.
- * Returns 0, or -1 with the line's number in *line and the reason in
+ * Returns 0, or -1 with the line's number in *line_no and the reason in
  * why[why_size].
  */
 int ledstage_parse(struct ledstage_conf *conf, char *text, size_t len,
-		   int *line, char *why, size_t why_size);
+		   int *line_no, char *why, size_t why_size);
 
 /* The stage named, or -1. */
 int ledstage_find(const char *name);

@@ -8,6 +8,7 @@
 #ifndef LEDTEXT_H
 #define LEDTEXT_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -23,6 +24,8 @@
 int ledtext_level(const char *s, long *value, bool *percent);
 /* That level on a LED of max_brightness max: N% rounded to closest. */
 long ledtext_level_of(long value, bool percent, long max);
+/* The largest max it takes: 100% of it, rounded, still fits a long. */
+#define LEDTEXT_MAX_LEVEL	((LONG_MAX - 50) / 100)
 
 /*
  * trigger's line ("none timer [heartbeat] pattern"), split in place into

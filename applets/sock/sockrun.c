@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -268,11 +269,15 @@ static int kill_summary(const struct sockiter *it, __u64 unlisted)
 		snprintf(line + n, sizeof(line) - n,
 			 ", %zu gone before kill came to them", stats->gone);
 	lost = sock_fmt_flush();
-	if (lost)
+	if (!lost && (puts(line) < 0 || sock_fmt_flush()))
+		lost = -1;
+	if (lost) {
 		warn_msg("%s; their list was not written: write error: %s",
 			 line, strerror(errno));
-	else
-		puts(line);
+		/* Said here, whole: nothing left for exit's stdout check. */
+		__fpurge(stdout);
+		clearerr(stdout);
+	}
 	if (unlisted)
 		warn_msg("%llu of the sockets closed are not listed: their "
 			 "rows did not fit the reads", (unsigned long long)unlisted);
