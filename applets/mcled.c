@@ -532,22 +532,16 @@ static int stage_args(const struct ledstage_conf *conf, int stage,
 	return n;
 }
 
-/*
- * The file at path over the defaults, every value checked, each error
- * with its line; a missing file leaves the defaults.  config and each
- * stage read it here, alike.
- */
-static void read_stage_conf(struct ledstage_conf *conf, const char *path)
+/* The file at path over *conf, its keys and led= checked, each error
+ * with its line; a missing file leaves *conf. */
+static void read_stage_file(struct ledstage_conf *conf, const char *path)
 {
 	char text[LEDSTAGE_COUNT * LEDSTAGE_LINE * 4], why[LEDSTAGE_LINE + 128];
-	char copy[LEDSTAGE_LINE], *argv[LEDSTAGE_LINE / 2];
-	struct request req;
 	struct kit_err e;
 	struct stat st;
-	int fd, line, i;
 	ssize_t len;
+	int fd, line;
 
-	ledstage_defaults(conf);
 	fd = open_noblock(path);
 	if (fd < 0 && errno == ENOENT)
 		return;
@@ -568,24 +562,39 @@ static void read_stage_conf(struct ledstage_conf *conf, const char *path)
 	if (strchr(conf->led, '/'))
 		die("stage: %s:%d: led=%s: " NOT_A_PATH, path, conf->led_line,
 		    conf->led);
-	for (i = 0; i < LEDSTAGE_COUNT; i++)
-		stage_args(conf, i, path, copy, argv, &req);
 }
 
-/* stage config: the file checked, each look's trigger module added. */
-static int print_stage_conf(struct ledstage_conf *conf, const char *path)
+/*
+ * The file at path over the defaults, every value checked, each look's
+ * action in action[].  config and each stage read it here, alike.
+ */
+static void read_stage_conf(struct ledstage_conf *conf, const char *path,
+			    enum action action[LEDSTAGE_COUNT])
 {
 	char copy[LEDSTAGE_LINE], *argv[LEDSTAGE_LINE / 2];
-	char module[TRIG_NAME + sizeof(TRIG_MODULE)];
 	struct request req;
 	int i;
 
+	ledstage_defaults(conf);
+	read_stage_file(conf, path);
 	for (i = 0; i < LEDSTAGE_COUNT; i++) {
 		stage_args(conf, i, path, copy, argv, &req);
-		if (!strcmp(actions[req.action].trigger, "none"))
+		action[i] = req.action;
+	}
+}
+
+/* stage config: the file checked, each look's trigger module added. */
+static int print_stage_conf(struct ledstage_conf *conf,
+			    const enum action action[LEDSTAGE_COUNT])
+{
+	char module[TRIG_NAME + sizeof(TRIG_MODULE)];
+	int i;
+
+	for (i = 0; i < LEDSTAGE_COUNT; i++) {
+		if (!strcmp(actions[action[i]].trigger, "none"))
 			continue;
 		snprintf(module, sizeof(module), TRIG_MODULE,
-			 actions[req.action].trigger);
+			 actions[action[i]].trigger);
 		if (ledstage_add_module(conf, module))
 			die("stage: modules= leaves no room for %s", module);
 	}
@@ -603,6 +612,7 @@ static int stage(const char *pattern, int argc, char **argv)
 	char copy[LEDSTAGE_LINE], *args[LEDSTAGE_LINE / 2];
 	char cmdline[4096] = "", chosen[LEDSTAGE_LINE];
 	const char *path = argc == 3 ? argv[2] : LEDSTAGE_CONF;
+	enum action action[LEDSTAGE_COUNT];
 	struct ledstage_conf conf;
 	int id, n, nleds;
 	struct request req;
@@ -610,11 +620,11 @@ static int stage(const char *pattern, int argc, char **argv)
 	if (argc < 2 || argc > 3)
 		die_usage("stage takes STAGE [FILE] or config [FILE]");
 	check_l(pattern);
-	read_stage_conf(&conf, path);
+	read_stage_conf(&conf, path, action);
 	if (pattern)
 		snprintf(conf.led, sizeof(conf.led), "%s", pattern);
 	if (!strcmp(argv[1], "config"))
-		return print_stage_conf(&conf, path);
+		return print_stage_conf(&conf, action);
 	id = ledstage_find(argv[1]);
 	if (id < 0)
 		die_usage("stage: unknown stage '%s': started, waiting, "

@@ -140,7 +140,7 @@ static int parse_line(struct ledstage_conf *conf, char *line, int n,
 int ledstage_parse(struct ledstage_conf *conf, char *text, size_t len,
 		   int *line_no, char *why, size_t why_size)
 {
-	char *line, *next, *nul = memchr(text, '\0', len);
+	char *line, *next, *end, *nul = memchr(text, '\0', len);
 
 	for (line = text, *line_no = 1; line; line = next, ++*line_no) {
 		next = strchr(line, '\n');
@@ -153,8 +153,9 @@ int ledstage_parse(struct ledstage_conf *conf, char *text, size_t len,
 		if (next)
 			*next++ = '\0';
 		/* A CRLF line end, as a file written on Windows has. */
-		if (*line && line[strlen(line) - 1] == '\r')
-			line[strlen(line) - 1] = '\0';
+		end = strchr(line, '\0');
+		if (end > line && end[-1] == '\r')
+			end[-1] = '\0';
 		if (parse_line(conf, line, *line_no, why, why_size))
 			return -1;
 	}
