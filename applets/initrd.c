@@ -129,34 +129,38 @@ static void drain_console(void)
 static void __attribute__((noreturn, format(printf, 1, 2)))
 boot_fail(const char *fmt, ...)
 {
-	const char *shells[] = { booting->shell, "/bin/sh", "/root/bin/sh",
-				 "/old/bin/sh" };
-	size_t i, n = sizeof(shells) / sizeof(shells[0]);
-	bool cannot_run[sizeof(shells) / sizeof(shells[0])] = { false };
+	enum { SHELLS = 4 };
+	const char *shells[SHELLS] = { booting->shell, "/bin/sh",
+				       "/root/bin/sh", "/old/bin/sh" };
+	bool cannot_run[SHELLS] = { false };
+	char why[PATH_MAX + 64] = "no kit.shell on the command line";
 	va_list ap;
+	size_t i;
 
 	va_start(ap, fmt);
 	vsnprintf(booting->reason, sizeof(booting->reason), fmt, ap);
 	va_end(ap);
 	for (;;) {
 		warn_msg("%s", booting->reason);
-		for (i = 0; booting->shell && i < n; i++)
+		for (i = 0; booting->shell && i < SHELLS; i++)
 			if (*shells[i] && !cannot_run[i] &&
 			    !access(shells[i], X_OK))
 				break;
-		if (!booting->shell || i == n)
+		if (!booting->shell || i == SHELLS)
 			break;
 		warn_msg("starting %s; the boot stays stopped when it exits",
 			 shells[i]);
 		cannot_run[i] = !run_shell(shells[i]);
 	}
-	if (booting->shell)
-		warn_msg("no shell runs (kit.shell=%s, /bin/sh, /root/bin/sh, "
-			 "/old/bin/sh); ending as the kernel did: a panic "
-			 "(panic=N reboots)", booting->shell);
-	else
-		warn_msg("no kit.shell on the command line; ending as the "
-			 "kernel did: a panic (panic=N reboots)");
+	if (booting->shell) {
+		snprintf(why, sizeof(why), "no shell runs (kit.shell=%s",
+			 booting->shell);
+		for (i = 1; i < SHELLS; i++)
+			snprintf(why + strlen(why), sizeof(why) - strlen(why),
+				 ", %s%s", shells[i], i + 1 < SHELLS ? "" : ")");
+	}
+	warn_msg("%s; ending as the kernel did: a panic (panic=N reboots)",
+		 why);
 	drain_console();
 	exit(EXIT_RUNTIME);
 }
