@@ -663,6 +663,40 @@ refuse "a LED named that is not there: refused" 1 \
 	"^mcled: no LED named 'rgb:c' in $SYS/class/leds$" \
 	stage -l rgb:c stage started
 
+# kit.led= as the kernel hands it over: CMDLINE bound over /proc/cmdline,
+# in a mount namespace of its own, for CMD.  with_cmdline CMDLINE CMD...
+with_cmdline() {
+	printf '%s\n' "$1" >"$tmp/cmdline"
+	shift
+	unshare -m sh -c 'mount --bind "$1" /proc/cmdline && shift && exec "$@"' \
+		sh "$tmp/cmdline" "$@"
+}
+export -f with_cmdline
+export tmp
+tree_ab() { rm -rf "$SYS"; fakeled rgb:a; fakeled rgb:b; }
+tree_ab
+expect "kit.led=\"rgb:a\": over led=, quotes off as the kernel takes them" 0 \
+	"32 48 16 heartbeat [] 255|0 0 0 [none] timer heartbeat pattern [] 0" \
+	bash -c 'with_cmdline "quiet kit.led=\"rgb:a\" foo=\"kit.led=rgb:b\"" \
+		env KIT_SYSFS="$SYS" "$KIT" mcled stage mounted "$1" &&
+		echo "$(looks rgb:a)|$(looks rgb:b)"' sh "$tmp/led.conf"
+tree_ab
+expect "kit.led= after -- is init's, not ours" 0 \
+	"32 48 16 heartbeat [] 255" \
+	bash -c 'with_cmdline "kit.led=rgb:a -- kit.led=rgb:b" \
+		env KIT_SYSFS="$SYS" "$KIT" mcled stage mounted "$1" &&
+		looks rgb:a' sh "$tmp/led.conf"
+tree_ab
+expect "kit.led=off: no LED written, nothing said" 0 \
+	"0 0 0 [none] timer heartbeat pattern [] 0|0 0 0 [none] timer heartbeat pattern [] 0" \
+	bash -c 'with_cmdline "kit.led=off" env KIT_SYSFS="$SYS" "$KIT" mcled \
+		stage mounted "$1" 2>&1 && echo "$(looks rgb:a)|$(looks rgb:b)"' \
+	sh "$tmp/led.conf"
+refuse_exactly "kit.led= a path: refused, kit.led= named" 1 \
+	"mcled: stage: kit.led=../x on the kernel command line: give a LED name or glob, not a path" \
+	with_cmdline "kit.led=../x" env KIT_SYSFS="$SYS" "$KIT" mcled stage \
+	mounted "$tmp/led.conf"
+
 # No multicolor LED, none chosen: silent, exit 0, nothing written.
 rm -rf "$SYS"
 fakemono input0::capslock
