@@ -550,13 +550,15 @@ static void read_stage_file(struct ledstage_conf *conf, const char *path)
 	if (regular_file(fd, path, "give the LED's configuration, a text "
 			 "file", &st, &e))
 		die("stage: %s", e.msg);
+	/* By its size: a read cut at the buffer's end, then its newline
+	 * stripped, looked whole. */
+	if ((unsigned long long)st.st_size >= sizeof(text))
+		die("stage: %s is longer than %zu bytes; is it the LED's "
+		    "configuration?", path, sizeof(text) - 1);
 	len = read_fd_text(fd, text, sizeof(text));
 	if (len < 0)
 		die_errno("stage: cannot read %s", path);
 	close(fd);
-	if ((size_t)len == sizeof(text) - 1)
-		die("stage: %s is longer than %zu bytes; is it the LED's "
-		    "configuration?", path, sizeof(text) - 2);
 	if (ledstage_parse(conf, text, len, &line, why, sizeof(why)))
 		die("stage: %s:%d: %s", path, line, why);
 	if (strchr(conf->led, '/'))

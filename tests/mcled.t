@@ -751,6 +751,18 @@ bad_conf "a NUL byte" \
 	'led=rgb:a\nwaiting=#ffbf00\000 steady\nmounted=#00ff00 steady\n'
 bad_conf "led= a path" "2: led=../x: give a LED name or glob, not a path" \
 	'# c\nled=../x\n'
+# The file's size: 8191 bytes at most (a line of 8190 and its newline).
+long_conf() { python3 -c 'import sys; sys.stdout.write("#" + "x" * (int(sys.argv[1]) - 2) + "\n" + sys.argv[2])' "$@"; }
+long_conf 8191 "" >"$tmp/long.conf"
+expect "config: a file of 8191 bytes is read" 0 "led=" \
+	sh -c '"$@" | head -1' sh "$KIT" mcled stage config "$tmp/long.conf"
+# 8192 bytes; 8191 ending in a newline, then a line the buffer misses
+for more in 8192: 8191:bogus=1; do
+	long_conf "${more%%:*}" "${more#*:}" >"$tmp/long.conf"
+	refuse_exactly "config: a longer file is refused, not read in part ($(wc -c <"$tmp/long.conf") bytes)" 1 \
+		"mcled: stage: $tmp/long.conf is longer than 8191 bytes; is it the LED's configuration?" \
+		stage stage config "$tmp/long.conf"
+done
 printf 'led=a:one # my led\r\nwaiting=#ffbf00 blink 1 2\t# amber\r\n' >"$tmp/crlf.conf"
 expect "config: a comment after a blank, CRLF lines" 0 \
 	"led=a:one modules=ledtrig-pattern ledtrig-timer waiting=#ffbf00 blink 1 2" \
