@@ -279,9 +279,16 @@ static bool cmdline_is(const char *line, const char *want)
 		snprintf(got + len, sizeof(got) - len, "<%s>%s%s%s", param,
 			 val ? "=<" : "", val ? val : "", val ? ">" : "");
 	}
-	if (strcmp(got, want))
-		printf("# cmdline '%s': got '%s', want '%s'\n", line, got,
-		       want);
+	if (strcmp(got, want)) {
+		/* JSON strings: the line's bytes (0xa0) printed as text */
+		fputs("# cmdline ", stdout);
+		json_string(stdout, line);
+		fputs(": got ", stdout);
+		json_string(stdout, got);
+		fputs(", want ", stdout);
+		json_string(stdout, want);
+		putchar('\n');
+	}
 	return !strcmp(got, want);
 }
 

@@ -751,6 +751,10 @@ bad_conf "a NUL byte" \
 	'led=rgb:a\nwaiting=#ffbf00\000 steady\nmounted=#00ff00 steady\n'
 bad_conf "led= a path" "2: led=../x: give a LED name or glob, not a path" \
 	'# c\nled=../x\n'
+: >"$tmp/empty.conf"
+expect "config: an empty FILE is the defaults, as a missing one" 0 \
+	"$("$KIT" mcled stage config "$tmp/none.conf")" \
+	"$KIT" mcled stage config "$tmp/empty.conf"
 # The file's size: 8191 bytes at most (a line of 8190 and its newline).
 long_conf() { python3 -c 'import sys; sys.stdout.write("#" + "x" * (int(sys.argv[1]) - 2) + "\n" + sys.argv[2])' "$@"; }
 long_conf 8191 "" >"$tmp/long.conf"
