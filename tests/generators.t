@@ -164,8 +164,9 @@ boot() {
 
 	: >"$tmp/$gen/$1.console"
 	qemu_machine amd64
+	qemu_kernel "$g/vmlinuz-$kver" "$g"
 	coproc QEMU { timeout "${BOOT_TIMEOUT:-300}" "${qemu[@]}" \
-		-kernel "$g/vmlinuz-$kver" -initrd "$g/initrd.img-$kver" \
+		-initrd "$g/initrd.img-$kver" \
 		-drive "file=$tmp/root.img,format=raw,if=virtio,snapshot=on" \
 		-serial stdio -monitor none \
 		-append "$console_args $2" 2>&1; }

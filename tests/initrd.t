@@ -121,7 +121,8 @@ boot() {
 	local pid w d status t0=$SECONDS
 
 	qemu_machine "$arch" "${mem:-512M}"
-	qemu+=(-serial stdio -kernel "$root/boot/vmlinuz-$kver" -initrd "$initrd"
+	qemu_kernel "$root/boot/vmlinuz-$kver" "$base"
+	qemu+=(-serial stdio -initrd "$initrd"
 	       -append "$console_args panic=-1 loglevel=4 $append")
 	for d in $disk; do
 		qemu+=(-drive "file=$d,format=raw,if=virtio")

@@ -71,4 +71,51 @@ qemu_machine() {
 		return 1 ;;
 	esac
 	qemu+=("${common[@]}")
+	qemu_arch=$1
+}
+
+# qemu_kernel VMLINUZ DIR: adds the kernel to qemu (after qemu_machine).
+# An x86 bzImage goes in as the vmlinux inside it, unpacked once into DIR:
+# qemu starts that ELF at its PVH entry (CONFIG_PVH, XEN_ELFNOTE_PHYS32_ENTRY;
+# qemu's x86_load_linux()), and the kernel's own decompressor, slow under
+# emulation, never runs.  Any other image, or one that does not unpack
+# into a PVH vmlinux, boots as it is.
+qemu_kernel() {
+	local image=$1 name=${1##*/}
+	local vmlinux=$2/vmlinux${name#vmlinuz}
+
+	if [ "$qemu_arch" = amd64 ] && [ ! -s "$vmlinux" ]; then
+		if bzimage_vmlinux "$image" >"$vmlinux.$$" &&
+		   readelf -n "$vmlinux.$$" 2>/dev/null |
+		   grep -q '^ *Xen .*(0x00000012)'; then
+			mv "$vmlinux.$$" "$vmlinux"
+		else
+			rm -f "$vmlinux.$$"
+		fi
+	fi
+	[ -s "$vmlinux" ] && image=$vmlinux
+	qemu+=(-kernel "$image")
+}
+
+# bzimage_vmlinux BZIMAGE: the vmlinux a bzImage carries, by its boot
+# header (Documentation/arch/x86/boot.rst, protocol 2.08+: payload_offset
+# and payload_length after the setup sectors).  Every compressor but gzip
+# has the size appended (arch/x86/boot/compressed/Makefile's *_with_size).
+bzimage_vmlinux() {
+	local setup offset length magic tool
+
+	[ "$(dd if="$1" bs=1 skip=$((0x202)) count=4 status=none)" = HdrS ] ||
+		return 1
+	setup=$(od -An -tu1 -j $((0x1f1)) -N1 "$1")
+	[ "$setup" -ne 0 ] || setup=4
+	offset=$(( (setup + 1) * 512 + $(od -An -tu4 -j $((0x248)) -N4 "$1") ))
+	length=$(od -An -tu4 -j $((0x24c)) -N4 "$1")
+	magic=$(od -An -tx1 -j "$offset" -N4 "$1" | tr -d ' ')
+	case $magic in
+	1f8b*)		tool="gzip -dc" ;;
+	fd377a58)	tool="xz -dc"; length=$((length - 4)) ;;
+	28b52ffd)	tool="zstd -qdc"; length=$((length - 4)) ;;
+	*)		return 1 ;;
+	esac
+	tail -c +$((offset + 1)) "$1" | head -c "$length" | $tool
 }
