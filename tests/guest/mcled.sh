@@ -1,5 +1,6 @@
 #!/bin/sh
 # modules: led-class-multicolor ledtrig-timer ledtrig-pattern ledtrig-heartbeat
+# alongside: half its time is sleeps while the triggers' timers run
 #
 # mcled against the kernel's multicolor LED class, on LEDs that kit's
 # module (kernel/vled.c) registers with no hardware behind them.  vled
