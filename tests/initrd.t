@@ -134,22 +134,23 @@ boot() {
 	pid=$!
 	exec {w}>"$fifo"
 	# A failed boot without a shell ends in the kernel's panic: panic=-1
-	# and -no-reboot end qemu.
-	while kill -0 "$pid" 2>/dev/null; do
-		if [ -n "$pattern" ] && tr -d '\r' <"$log.raw" | grep -Eq "$pattern"; then
+	# and -no-reboot end qemu.  The console is watched only until the
+	# PATTERN shows.
+	while [ -n "$pattern" ] && kill -0 "$pid" 2>/dev/null; do
+		if tr -d '\r' <"$log.raw" | grep -Eq "$pattern"; then
 			if [ -n "$input" ]; then
 				printf '%s\n' "$input" >&"$w"
-				input=
 			else
 				kill "$pid"
 			fi
 			pattern=
+		else
+			sleep 0.3
 		fi
-		sleep 0.3
 	done
-	exec {w}>&-
 	wait "$pid" 2>/dev/null
 	status=$?
+	exec {w}>&-
 	tr -d '\r' <"$log.raw" >"$log"
 	echo "initrd: [$k] $name: boot took $((SECONDS - t0))s (qemu exit $status)"
 }
