@@ -26,10 +26,7 @@ fill() {
 }
 
 untouched_past() {
-	tail -c +$(($2 + 1)) "$1" >"$RD_TMP/dev.tail"
-	head -c "$(rd_size "$1")" "$RD_PATTERN" | tail -c +$(($2 + 1)) \
-		>"$RD_TMP/pattern.tail"
-	cmp -s "$RD_TMP/dev.tail" "$RD_TMP/pattern.tail"
+	cmp -s -n $(($(rd_size "$1") - $2)) "$1" "$RD_PATTERN" "$2" "$2"
 }
 
 # Stderr must be $want_err (default: empty); stdout ends with the
