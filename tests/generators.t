@@ -163,7 +163,7 @@ boot() {
 	local line typed=$3 pid out in g=$tmp/$gen
 
 	: >"$tmp/$gen/$1.console"
-	qemu_machine amd64
+	qemu_machine amd64 1G 1
 	qemu_kernel "$g/vmlinuz-$kver" "$g"
 	coproc QEMU { timeout "${BOOT_TIMEOUT:-300}" "${qemu[@]}" \
 		-initrd "$g/initrd.img-$kver" \

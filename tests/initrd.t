@@ -120,7 +120,7 @@ boot() {
 	local log=$work/$name.log fifo=$work/$name.in qemu console_args
 	local pid w d status t0=$SECONDS
 
-	qemu_machine "$arch" "${mem:-512M}"
+	qemu_machine "$arch" "${mem:-512M}" 1
 	qemu_kernel "$root/boot/vmlinuz-$kver" "$base"
 	qemu+=(-serial stdio -initrd "$initrd"
 	       -append "$console_args panic=-1 loglevel=4 $append")

@@ -32,8 +32,9 @@ busybox_of() {
 	fi
 }
 
-# qemu_machine ARCH [MEM]: sets qemu, the command of ARCH's machine with
-# MEM of memory (default 1G; armhf 512M), no devices, no reboot, and
+# qemu_machine ARCH [MEM [CPUS]]: sets qemu, the command of ARCH's machine
+# with MEM of memory (default 1G; armhf 512M) and CPUS vCPUs (default 2;
+# armhf 1), no devices, no reboot, and
 # console_args, the kernel command line's words for its console (ttyS0,
 # or ttyAMA0, -M virt's one UART) and the architecture's needs.  The
 # caller adds the kernel, its image, its command line, disks and where
@@ -51,6 +52,8 @@ busybox_of() {
 # of it the kernel's lowmem, no highmem page to map; with 1 GiB, Debian's
 # 6.12 armmp reading romfs (romfs_read_folio()) warns in
 # kunmap_local_indexed() and dies of "kernel BUG at mm/highmem.c:565".
+# The boots that only start a system (initrd.t, the generators, the demo)
+# take one vCPU: bringing up a second, emulated, slows every boot.
 # x86's no_timer_check: on a loaded host the emulated timer can miss
 # check_timer()'s test, and the kernel panics "IO-APIC + timer doesn't
 # work!" (io_apic.c).
@@ -59,10 +62,10 @@ qemu_machine() {
 		      -display none)
 
 	case $1 in
-	amd64)	qemu=(qemu-system-x86_64 -cpu max -smp 2 -m "${2:-1G}")
+	amd64)	qemu=(qemu-system-x86_64 -cpu max -smp "${3:-2}" -m "${2:-1G}")
 		console_args="console=ttyS0 no_timer_check" ;;
 	arm64)	qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on
-		      -smp 2 -m "${2:-1G}")
+		      -smp "${3:-2}" -m "${2:-1G}")
 		console_args=console=ttyAMA0 ;;
 	armhf)	qemu=(qemu-system-arm -M virt,highmem=off -cpu cortex-a15
 		      -smp 1 -m "${2:-512M}")
