@@ -13,7 +13,6 @@
  * root or run its /linuxrc and go on to the real root.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -33,7 +32,6 @@
 #include <sys/vfs.h>
 #include <sys/wait.h>
 #include <termios.h>
-#include <time.h>
 #include <unistd.h>
 #include <linux/fs.h>
 #include <linux/magic.h>
@@ -77,8 +75,6 @@ static const char usage[] =
 
 KIT_APPLET(initrd, "boot an old initrd image (ext2, minix... + /linuxrc)",
 	   usage);
-
-/* ---- the boot: the kernel command line ---- */
 
 /* ---- the boot: failing, to a shell or as the kernel did ---- */
 
@@ -287,20 +283,6 @@ static const char *find_image(struct boot *b)
 		  "IMAGE), and no kit.image=PATH was given");
 }
 
-static int ask_volume(struct rd_job *job, const char *prompt)
-{
-	(void)job;
-	return ask_enter(prompt);
-}
-
-/* The engine's report lines, on the console. */
-static void say_line(struct rd_job *job, const char *line)
-{
-	(void)job;
-	puts(line);
-	fflush(stdout);
-}
-
 /*
  * The image's volumes: image, and with kit.image=A,B,C the further ones.
  * Returns their count.
@@ -328,7 +310,7 @@ static void load_ramdisk(struct boot *b, const char *image)
 	struct rd_job job = {
 		.volumes = volumes, .target = "/dev/ram0",
 		.start = (uint64_t)b->ramdisk_start * RD_BLOCK,
-		.prompt = b->prompt, .ask = ask_volume, .say = say_line,
+		.prompt = b->prompt, .ask = ask_enter, .say = put_line,
 	};
 	int status;
 	pid_t pid;
@@ -653,10 +635,7 @@ static int mkcpio_main(int argc, char **argv)
 
 int initrd_main(int argc, char **argv)
 {
-	const char *base = strrchr(argv[0], '/');
-
-	base = base ? base + 1 : argv[0];
-	if (!strcmp(base, "init"))
+	if (invoked_as_init(argv[0]))
 		return boot_main(argc, argv);
 	/* Options before the command: only -h, and errors in one wording. */
 	kit_getopt(argc, argv, "+", NULL);

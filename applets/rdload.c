@@ -106,19 +106,10 @@ static void show_progress(struct rd_job *job, uint64_t loaded)
 		(unsigned long long)(loaded >> 20));
 }
 
-static int ask_volume(struct rd_job *job, const char *prompt)
+static int ask_volume(const char *prompt)
 {
-	(void)job;
 	clear_progress();
 	return ask_enter(prompt);
-}
-
-/* The engine's report lines, on stdout. */
-static void say_line(struct rd_job *job, const char *line)
-{
-	(void)job;
-	puts(line);
-	fflush(stdout);
 }
 
 int rdload_main(int argc, char **argv)
@@ -130,7 +121,7 @@ int rdload_main(int argc, char **argv)
 		.start = (uint64_t)o.start * RD_BLOCK, .target = o.target,
 		.allow_file = o.allow_file, .verify = o.verify,
 		.prompt = o.prompt, .ask = ask_volume,
-		.say = o.quiet ? NULL : say_line,
+		.say = o.quiet ? NULL : put_line,
 	};
 	int ret;
 

@@ -37,6 +37,16 @@ static const struct applet *find_applet(const char *name)
 	return NULL;
 }
 
+/* find_applet() for a name the user gave: says so when there is none. */
+static const struct applet *named_applet(const char *name)
+{
+	const struct applet *a = find_applet(name);
+
+	if (!a)
+		fprintf(stderr, "kit: applet not found: %s\n", name);
+	return a;
+}
+
 static int by_name(const void *x, const void *y)
 {
 	return strcmp((*(const struct applet **)x)->name,
@@ -86,12 +96,10 @@ static int kit_list(void)
 
 static int applet_help(const char *name)
 {
-	const struct applet *a = find_applet(name);
+	const struct applet *a = named_applet(name);
 
-	if (!a) {
-		fprintf(stderr, "kit: applet not found: %s\n", name);
+	if (!a)
 		return EXIT_NOAPPLET;
-	}
 	print_usage(a->usage);
 	return 0;
 }
@@ -231,11 +239,9 @@ static int kit_main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "--install"))
 		return kit_install(argc - 2, argv + 2);
-	a = find_applet(argv[1]);
-	if (!a) {
-		fprintf(stderr, "kit: applet not found: %s\n", argv[1]);
+	a = named_applet(argv[1]);
+	if (!a)
 		return EXIT_NOAPPLET;
-	}
 	return run_applet(a, argc - 1, argv + 1);
 }
 
@@ -248,7 +254,7 @@ int main(int argc, char **argv)
 	base = base ? base + 1 : argv[0];
 	a = find_applet(base);
 	/* The kernel runs /init: kit there boots an old initrd. */
-	if (!a && !strcmp(base, "init"))
+	if (!a && invoked_as_init(argv[0]))
 		a = find_applet("initrd");
 	if (a)
 		return run_applet(a, argc, argv);

@@ -179,6 +179,14 @@ char *cmdline_next(char *args, char **param, char **val);
  */
 int ask_enter(const char *prompt);
 
+/* argv0 names /init, as the kernel runs PID 1 of an initramfs: kit is
+ * the initrd applet's boot there (kernel_init(), init/main.c). */
+bool invoked_as_init(const char *argv0);
+
+/* line and a newline on stdout, flushed: it shows before what follows
+ * on stderr or the console (a prompt, a failure). */
+void put_line(const char *line);
+
 /* write() until done; -1 with errno on error. */
 ssize_t write_all(int fd, const void *buf, size_t len);
 

@@ -626,6 +626,19 @@ void json_value(FILE *out, const char *s)
 		json_string(out, s);
 }
 
+bool invoked_as_init(const char *argv0)
+{
+	const char *base = strrchr(argv0, '/');
+
+	return !strcmp(base ? base + 1 : argv0, "init");
+}
+
+void put_line(const char *line)
+{
+	puts(line);
+	fflush(stdout);
+}
+
 int ask_enter(const char *prompt)
 {
 	int tty = open("/dev/tty", O_RDONLY | O_CLOEXEC);

@@ -29,9 +29,9 @@ struct rd_job {
 	bool prompt;			/* ask() before each further volume */
 	/* "insert disk #N (PATH)": 0 once ENTER came, else -1 with errno
 	 * (0 at the end of input). */
-	int (*ask)(struct rd_job *job, const char *prompt);
+	int (*ask)(const char *prompt);
 	/* One report line, the kernel's words, no newline; may be NULL. */
-	void (*say)(struct rd_job *job, const char *line);
+	void (*say)(const char *line);
 	/* Every 4 MiB queued for the target; may be NULL. */
 	void (*progress)(struct rd_job *job, uint64_t loaded);
 	void *ctx;			/* the caller's */

@@ -22,7 +22,7 @@ static void job_say(struct load *ld, const char *line)
 {
 	struct rd_job *job = ((struct volumes *)ld->in_ctx)->job;
 
-	job->say(job, line);
+	job->say(line);
 }
 
 static void job_progress(struct load *ld)

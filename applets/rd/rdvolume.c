@@ -22,7 +22,7 @@ static int ask_for_volume(struct load *ld, struct volumes *v)
 	snprintf(prompt, sizeof(prompt), "insert disk #%d (%s)",
 		 v->opened + 1, job->volumes[v->opened]);
 	errno = 0;
-	if (job->ask && job->ask(job, prompt))
+	if (job->ask && job->ask(prompt))
 		return rd_fail(ld, "no ENTER for disk #%d: %s", v->opened + 1,
 			       errno ? strerror(errno) : "end of input");
 	return 0;
