@@ -373,7 +373,7 @@ modules:
 modules_clean:
 	$(Q)$(MAKE) -C $(KDIR) M=$(CURDIR) clean
 
-# kit's main job: the four applets at work in a booted kernel (the demo).
+# kit's main job: the five applets at work in a booted kernel (the demo).
 # A cross build's demo also builds a kit for this machine, with initrd
 # only, whatever the command line says of the target's compiler and
 # applets: it makes the initrd wrapper (kit initrd mkcpio -i) here.
@@ -408,7 +408,7 @@ help:
 	@echo 'make check      install missing Debian packages, build, run every test'
 	@echo 'make test T=..  build and run the tests named (tests/run T...)'
 	@echo 'make modules    build kernel/ for KDIR (default: the running kernel)'
-	@echo 'make run        boot a Debian kernel in qemu: the four applets at work'
+	@echo 'make run        boot a Debian kernel in qemu: the five applets at work'
 	@echo 'make vm-shell   a shell in that VM (K=6.12, arm64/7.3, armhf/6.1...: the'
 	@echo '                kernels of tests/vm/run -k; default 6.1)'
 	@echo 'make bench B=.. benchmarks: tests/bench/run B...'

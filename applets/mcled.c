@@ -432,7 +432,8 @@ static void parse_action(struct request *req, const char *repeat_arg,
 	     parse_ulong(argv[2], 10, 1, UINT_MAX, &req->delay_off)))
 		bad_request("blink takes ON_MS OFF_MS, each 1 or more "
 			    "milliseconds: %s %s", argv[1], argv[2]);
-	req->pattern = argv[1];
+	if (req->action == ACT_PATTERN)
+		req->pattern = argv[1];
 	req->repeat = -1;
 	if (repeat_arg && strcmp(repeat_arg, "-1") &&
 	    parse_ulong(repeat_arg, 10, 1, INT_MAX, &repeat))

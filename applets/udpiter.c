@@ -5,7 +5,6 @@
  * socket engine, applets/sock/ (sockrun.c on top); the BPF program is
  * bpf/udpiter.bpf.c.
  */
-#include <errno.h>
 #include "core/kit.h"
 #include "sock/sockrun.h"
 #include "udpiter.skel.h"
