@@ -115,6 +115,12 @@ for dir in hard soft; do
 done
 expect "dispatch through a link found on PATH" 0 "$("$kit" --help mcled)" \
 	env PATH="$tmp/soft:$PATH" mcled --help
+# Named init (the kernel's /init), kit is initrd's boot, which only PID 1
+# may run.
+ln -s "$kit" "$tmp/init"
+expect_err "dispatch through a link named init: initrd's boot" 2 \
+	"^initrd: as init, kit runs only as PID 1 \(the kernel's /init\); see kit initrd --help\$" \
+	"$tmp/init"
 
 # An existing file is left alone and reported; the others are linked.
 mkdir "$tmp/some"
