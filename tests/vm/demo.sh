@@ -111,7 +111,8 @@ proc_rows() {
 }
 
 # present PORT STATE PROTO: within 5 s, a socket on local PORT in STATE
-# (hex: 01 established, 07 an unconnected UDP one) in /proc/net/PROTO{,6}.
+# (hex: 01 established, 0A listening, 07 an unconnected UDP one) in
+# /proc/net/PROTO{,6}.
 present() {
 	i=0
 	while [ $i -lt 50 ]; do
@@ -148,6 +149,9 @@ demo_sockets() {
 	echo "\$ httpd -f -p $port -h /tmp/www &"
 	httpd -f -p "$port" -h /tmp/www &
 	server=$!
+	# A client that came before the server listened would be refused:
+	# on a busy host, the emulated CPU can start nc first.
+	present "$port" 0A tcp
 	echo "\$ nc 127.0.0.1 $port </tmp/idle &     # a client that waits"
 	nc 127.0.0.1 "$port" </tmp/idle >/dev/null &
 	client=$!
