@@ -121,7 +121,7 @@ boot() {
 	local pid w d status t0=$SECONDS
 
 	qemu_machine "$arch" "${mem:-512M}" 1
-	qemu_kernel "$root/boot/vmlinuz-$kver" "$base"
+	qemu_kernel "$root/boot/vmlinuz-$kver" "$root/boot"
 	qemu+=(-serial stdio -initrd "$initrd"
 	       -append "$console_args panic=-1 loglevel=4 $append")
 	for d in $disk; do

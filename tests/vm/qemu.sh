@@ -52,8 +52,9 @@ busybox_of() {
 # of it the kernel's lowmem, no highmem page to map; with 1 GiB, Debian's
 # 6.12 armmp reading romfs (romfs_read_folio()) warns in
 # kunmap_local_indexed() and dies of "kernel BUG at mm/highmem.c:565".
-# The boots that only start a system (initrd.t, the generators, the demo)
-# take one vCPU: bringing up a second, emulated, slows every boot.
+# The boots that only start a system (initrd.t, the generators, the demo's
+# old initrd) take one vCPU: bringing up a second, emulated, slows every
+# boot.
 # x86's no_timer_check: on a loaded host the emulated timer can miss
 # check_timer()'s test, and the kernel panics "IO-APIC + timer doesn't
 # work!" (io_apic.c).
@@ -78,22 +79,26 @@ qemu_machine() {
 }
 
 # qemu_kernel VMLINUZ DIR: adds the kernel to qemu (after qemu_machine).
-# An x86 bzImage goes in as the vmlinux inside it, unpacked once into DIR:
-# qemu starts that ELF at its PVH entry (CONFIG_PVH, XEN_ELFNOTE_PHYS32_ENTRY;
+# An x86 bzImage goes in as the vmlinux inside it, unpacked into DIR (the
+# kernel's directory in the cache) when it is not there or older: qemu
+# starts that ELF at its PVH entry (CONFIG_PVH, XEN_ELFNOTE_PHYS32_ENTRY;
 # qemu's x86_load_linux()), and the kernel's own decompressor, slow under
-# emulation, never runs.  Any other image, or one that does not unpack
-# into a PVH vmlinux, boots as it is.
+# emulation, never runs.  Any other image boots as it is, and so does a
+# bzImage that does not unpack into a PVH vmlinux, with a line that says so.
 qemu_kernel() {
-	local image=$1 name=${1##*/}
+	local image=$1 name=${1##*/} notes
 	local vmlinux=$2/vmlinux${name#vmlinuz}
 
-	if [ "$qemu_arch" = amd64 ] && [ ! -s "$vmlinux" ]; then
+	# No pipe whose reader ends first: callers may set pipefail.
+	if [ "$qemu_arch" = amd64 ] && ! [ "$vmlinux" -nt "$image" ]; then
 		if bzimage_vmlinux "$image" >"$vmlinux.$$" &&
-		   readelf -n "$vmlinux.$$" 2>/dev/null |
-		   grep -q '^ *Xen .*(0x00000012)'; then
+		   notes=$(readelf -n "$vmlinux.$$" 2>/dev/null) &&
+		   grep -q '^ *Xen .*(0x00000012)' <<<"$notes"; then
 			mv "$vmlinux.$$" "$vmlinux"
 		else
-			rm -f "$vmlinux.$$"
+			rm -f "$vmlinux.$$" "$vmlinux"
+			echo "qemu_kernel: $image boots as it is: no PVH" \
+				"vmlinux unpacks from it" >&2
 		fi
 	fi
 	[ -s "$vmlinux" ] && image=$vmlinux
@@ -105,14 +110,21 @@ qemu_kernel() {
 # and payload_length after the setup sectors).  Every compressor but gzip
 # has the size appended (arch/x86/boot/compressed/Makefile's *_with_size).
 bzimage_vmlinux() {
-	local setup offset length magic tool
+	local setup version offset length magic tool
 
 	[ "$(dd if="$1" bs=1 skip=$((0x202)) count=4 status=none)" = HdrS ] ||
 		return 1
 	setup=$(od -An -tu1 -j $((0x1f1)) -N1 "$1")
-	[ "$setup" -ne 0 ] || setup=4
-	offset=$(( (setup + 1) * 512 + $(od -An -tu4 -j $((0x248)) -N4 "$1") ))
+	version=$(od -An -tu2 -j $((0x206)) -N2 "$1")
+	offset=$(od -An -tu4 -j $((0x248)) -N4 "$1")
 	length=$(od -An -tu4 -j $((0x24c)) -N4 "$1")
+	# Numbers, each of them (a short file gives none), and a header
+	# that has the payload's fields.
+	case "$setup$version$offset$length" in *[!0-9\ ]*) return 1 ;; esac
+	[ -n "$setup" ] && [ -n "$version" ] && [ -n "$offset" ] &&
+		[ -n "$length" ] && [ "$version" -ge $((0x208)) ] || return 1
+	[ "$setup" -ne 0 ] || setup=4
+	offset=$(( (setup + 1) * 512 + offset ))
 	magic=$(od -An -tx1 -j "$offset" -N4 "$1" | tr -d ' ')
 	case $magic in
 	1f8b*)		tool="gzip -dc" ;;
@@ -120,5 +132,6 @@ bzimage_vmlinux() {
 	28b52ffd)	tool="zstd -qdc"; length=$((length - 4)) ;;
 	*)		return 1 ;;
 	esac
-	tail -c +$((offset + 1)) "$1" | head -c "$length" | $tool
+	dd if="$1" iflag=skip_bytes,count_bytes skip="$offset" count="$length" \
+		status=none | $tool
 }
