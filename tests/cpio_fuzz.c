@@ -19,7 +19,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "boot/initrd.h"
+#include "boot/boot.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -16,21 +16,26 @@
 #include <unistd.h>
 
 #include "core/kit.h"
-#include "boot/initrd.h"
+#include "boot/boot.h"
 #include "boot/mkcpio.h"
 #include "unit.h"
 
-/* parse_cmdline() into b, what it says on stderr (a warning) in said. */
+static char *noted;
+static size_t noted_size;
+
+static void note_line(const char *line)
+{
+	snprintf(noted, noted_size, "%s", line);
+}
+
+/* parse_cmdline() into b, what it notes (a warning) in said. */
 static void parse_saying(struct boot *b, const char *line, char *said,
 			 size_t size)
 {
-	FILE *saved = stderr;
-
-	memset(said, 0, size);
-	stderr = fmemopen(said, size - 1, "w");
+	noted = said, noted_size = size;
+	said[0] = '\0';
+	b->note = note_line;
 	parse_cmdline(b, line);
-	fclose(stderr);
-	stderr = saved;
 }
 
 static void test_cmdline(void)
@@ -487,12 +492,20 @@ out:
 /* What the fake /linuxrc saw in real-root-dev, and what it writes. */
 static unsigned int linuxrc_saw, linuxrc_writes;
 
-static void fake_linuxrc(void)
+static int fake_linuxrc(const struct boot *b, struct kit_err *e)
 {
+	(void)b, (void)e;
 	if (real_root_dev(&linuxrc_saw, false))
 		linuxrc_saw = ~0U;
 	if (linuxrc_writes)
 		real_root_dev(&linuxrc_writes, true);
+	return 0;
+}
+
+static int failed_linuxrc(const struct boot *b, struct kit_err *e)
+{
+	(void)b;
+	return kit_fail(e, EXIT_RUNTIME, 0, "linuxrc: failed");
 }
 
 /* handle_initrd()'s order on this kernel's real-root-dev: root= written
@@ -500,29 +513,37 @@ static void fake_linuxrc(void)
 static void test_real_root_dev(void)
 {
 	struct boot b = { .root = "8:1" };
+	struct kit_err e;
 	unsigned int saved;
 	dev_t dev = 0;
 
+	check("a /linuxrc that cannot run is an error, not a choice",
+	      linuxrc_chose_root(&b, &dev, &e, failed_linuxrc) == -1 &&
+	      !strcmp(e.msg, "linuxrc: failed"));
 	if (real_root_dev(&saved, false)) {
 		check("no real-root-dev (7.0+): /linuxrc cannot choose",
-		      !linuxrc_chose_root(&b, fake_linuxrc, &dev));
+		      !linuxrc_chose_root(&b, &dev, &e, fake_linuxrc));
 		return;
 	}
 	linuxrc_writes = 0;
 	check("real-root-dev: /linuxrc that writes nothing chose nothing",
-	      !linuxrc_chose_root(&b, fake_linuxrc, &dev));
+	      !linuxrc_chose_root(&b, &dev, &e, fake_linuxrc));
 	check("real-root-dev holds root= (8:1) while /linuxrc runs",
 	      linuxrc_saw == 0x801);
 	linuxrc_writes = 0x100;
 	check("real-root-dev: /linuxrc that writes 0x100 chose the RAM disk",
-	      linuxrc_chose_root(&b, fake_linuxrc, &dev) && dev == RAM0);
+	      linuxrc_chose_root(&b, &dev, &e, fake_linuxrc) && dev == RAM0);
 	linuxrc_writes = 0x10302;
 	check("real-root-dev: /linuxrc that writes 259:2 chose it",
-	      linuxrc_chose_root(&b, fake_linuxrc, &dev) &&
+	      linuxrc_chose_root(&b, &dev, &e, fake_linuxrc) &&
 	      dev == makedev(259, 2));
+	linuxrc_writes = encode_dev(makedev(259, 300));
+	check("real-root-dev: /linuxrc that writes 259:300 chose it",
+	      linuxrc_chose_root(&b, &dev, &e, fake_linuxrc) == 1 &&
+	      dev == makedev(259, 300));
 	linuxrc_writes = 0x801;
 	check("real-root-dev: /linuxrc that writes root= again chose nothing",
-	      !linuxrc_chose_root(&b, fake_linuxrc, &dev));
+	      !linuxrc_chose_root(&b, &dev, &e, fake_linuxrc));
 	real_root_dev(&saved, true);
 }
 
@@ -584,8 +605,8 @@ static void test_devices(void)
 
 	check("encode_dev 1:0 is 0x100", encode_dev(RAM0) == 0x100);
 	check("encode_dev 8:1 is 0x801", encode_dev(makedev(8, 1)) == 0x801);
-	check("encode/decode 259:300",
-	      decode_dev(encode_dev(makedev(259, 300))) == makedev(259, 300));
+	check("encode_dev 259:300 is 0x11032c (minor's high bits at 20)",
+	      encode_dev(makedev(259, 300)) == 0x11032c);
 	check("root=1:0 is the RAM disk", root_device("1:0", &dev) &&
 	      dev == RAM0);
 	check("root=0100 (old hex) is the RAM disk",

@@ -3,7 +3,7 @@
  * cmdline: the kernel command line as initrd's /init reads it, each word
  * as the kernel's own parsers take it (cmdline_next(), the __setup()
  * handlers of init/do_mounts*.c).  A value the kernel would refuse is
- * ignored with a warning, as the kernel ignores it.
+ * ignored with a note (b->note), as the kernel ignores it.
  */
 #include <limits.h>
 #include <stdio.h>
@@ -11,18 +11,18 @@
 #include <string.h>
 
 #include "core/kit.h"
-#include "boot/initrd.h"
+#include "boot/boot.h"
 
 /* Base 0, as the kernel reads rootdelay=, rootwait= and ramdisk_start=;
  * bad when value is not a number from 0 to max. */
-static long cmdline_number(const char *name, const char *value, long bad,
-			   long max)
+static long cmdline_number(const struct boot *b, const char *name,
+			   const char *value, long bad, long max)
 {
 	unsigned long n;
 
 	if (parse_ulong(value, 0, 0, max, &n)) {
-		warn_msg("ignoring %s=%s: not a number from 0 to %ld", name,
-			 value, max);
+		boot_note(b, "ignoring %s=%s: not a number from 0 to %ld",
+			  name, value, max);
 		return bad;
 	}
 	return n;
@@ -45,11 +45,11 @@ static bool rootwait_has_timeout(void)
 static void rootwait_timeout(struct boot *b, const char *value)
 {
 	if (!rootwait_has_timeout()) {
-		warn_msg("ignoring rootwait=%s: a value needs Linux 6.6; "
-			 "give rootwait alone to wait", value);
+		boot_note(b, "ignoring rootwait=%s: a value needs Linux 6.6; "
+			  "give rootwait alone to wait", value);
 		return;
 	}
-	b->root_wait = cmdline_number("rootwait", value, -1, LONG_MAX);
+	b->root_wait = cmdline_number(b, "rootwait", value, -1, LONG_MAX);
 }
 
 /*
@@ -77,10 +77,10 @@ static void boot_param(struct boot *b, const char *word, char *value)
 	else if (!strcmp(word, "rootwait"))
 		rootwait_timeout(b, value);
 	else if (!strcmp(word, "rootdelay") && value)
-		b->rootdelay = cmdline_number(word, value, 0, LONG_MAX);
+		b->rootdelay = cmdline_number(b, word, value, 0, LONG_MAX);
 	else if (!strcmp(word, "ramdisk_start") && value)
 		/* rd_image_start, an int (init/do_mounts_rd.c) */
-		b->ramdisk_start = cmdline_number(word, value, 0, INT_MAX);
+		b->ramdisk_start = cmdline_number(b, word, value, 0, INT_MAX);
 	else if (!strcmp(word, "noinitrd"))
 		b->noinitrd = true;
 	else if (!strcmp(word, "kit.image") && value)

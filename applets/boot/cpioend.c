@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "core/kit.h"
-#include "boot/initrd.h"
+#include "boot/boot.h"
 
 /* The first byte at or after pos that is not NUL (EOF: the file's size). */
 static off_t skip_nuls(int fd, off_t pos)

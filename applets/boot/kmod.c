@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "core/kit.h"
-#include "boot/initrd.h"
+#include "boot/boot.h"
 #include "boot/mkcpio.h"
 
 /* ---- mkcpio: modules and their dependencies ---- */

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "core/kit.h"
-#include "boot/initrd.h"
+#include "boot/boot.h"
 #include "boot/mkcpio.h"
 #include "rd/rd.h"
 

@@ -23,7 +23,7 @@
 
 #include "core/disk.h"
 #include "core/kit.h"
-#include "boot/initrd.h"
+#include "boot/boot.h"
 
 /* An ext2/3/4 superblock's UUID or label matches spec ("UUID=..."). */
 bool ext_matches(const char *dev, const char *spec)
@@ -248,7 +248,7 @@ bool wait_root(const struct boot *b, dev_t *dev)
 		if (b->root_wait >= 0 && now() > until)
 			return false;
 		if (b->root_wait && !said)
-			warn_msg("waiting for root device %s...", b->root);
+			boot_note(b, "waiting for root device %s...", b->root);
 		said = true;
 		usleep(100000);
 	}
@@ -281,7 +281,7 @@ unsigned int encode_dev(dev_t dev)
 	       ((minor(dev) & ~0xffU) << 12);
 }
 
-dev_t decode_dev(unsigned int v)
+static dev_t decode_dev(unsigned int v)
 {
 	return makedev((v & 0xfff00) >> 8, (v & 0xff) | ((v >> 12) & 0xfff00));
 }
@@ -289,11 +289,11 @@ dev_t decode_dev(unsigned int v)
 /*
  * Runs linuxrc as handle_initrd() did: real-root-dev holds root='s
  * device while it runs (5.x and 6.x still have it), and what it wrote
- * there, if that changed, names the real root.  True, with *dev, when
- * it did.
+ * there, if that changed, names the real root.  1, with *dev, when it
+ * did; 0 when not; -1 when linuxrc failed (its error in *e).
  */
-bool linuxrc_chose_root(const struct boot *b, void (*linuxrc)(void),
-			       dev_t *dev)
+int linuxrc_chose_root(const struct boot *b, dev_t *dev, struct kit_err *e,
+		       int (*linuxrc)(const struct boot *b, struct kit_err *e))
 {
 	unsigned int rrd = 0, before = 0;
 
@@ -301,9 +301,10 @@ bool linuxrc_chose_root(const struct boot *b, void (*linuxrc)(void),
 		before = encode_dev(*dev);
 	if (!access(REAL_ROOT_DEV, W_OK))
 		real_root_dev(&before, true);
-	linuxrc();
+	if (linuxrc(b, e))
+		return -1;
 	if (real_root_dev(&rrd, false) || rrd == before)
-		return false;
+		return 0;
 	*dev = decode_dev(rrd);
-	return true;
+	return 1;
 }

@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* initrd: what its parts, the boot (initrd.c), root= (rootdev.c) and
- * mkcpio (mkcpio.h), share: where the cpio puts things, and root=. */
-#ifndef INITRD_H
-#define INITRD_H
+/* boot: initrd's engine, PID 1's boot (boot.c) from the kernel command
+ * line (cmdline.c) to root= (rootdev.c), and what it shares with mkcpio
+ * (mkcpio.h): where the cpio puts things. */
+#ifndef BOOT_H
+#define BOOT_H
 
 #include <stdbool.h>
 #include <sys/sysmacros.h>
 #include <sys/types.h>
+
+#include "core/kit.h"
 
 #define LIST_PATH	"/kit/modules"	/* NAME PATH [soft] lines, load order */
 #define IMAGE_PATH	"/kit/image"	/* the IMAGE given to mkcpio */
@@ -25,8 +28,19 @@ struct boot {
 	long root_wait;		/* as the kernel's: s, 0 none, -1 for ever */
 	long rootdelay, ramdisk_start;
 	char cmdline[4096];
-	char reason[512];	/* why the boot stopped, for the console */
+	/* The applet's: says a line of what the boot does (or ignores). */
+	void (*note)(const char *line);
 };
+
+/*
+ * The boot, as PID 1: mounts /proc, /sys and /dev, reads the command
+ * line into b, loads the RAM disk and runs init in the new root.
+ * Returns only when the boot cannot go on: -1 with *e saying why.
+ */
+int boot_run(struct boot *b, char **argv, struct kit_err *e);
+/* A line to b->note, when set. */
+void boot_note(const struct boot *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /* The parameters of line, as the kernel reads them (cmdline_next()). */
 void parse_cmdline(struct boot *b, const char *line);
@@ -62,10 +76,9 @@ bool wait_root(const struct boot *b, dev_t *dev);
 #define REAL_ROOT_DEV	"/proc/sys/kernel/real-root-dev"
 /* Reads (or writes) real-root-dev: 0, or -1 with errno. */
 int real_root_dev(unsigned int *value, bool write);
-/* A device number as the kernel's new_encode_dev() packs it, and back. */
+/* A device number as the kernel's new_encode_dev() packs it. */
 unsigned int encode_dev(dev_t dev);
-dev_t decode_dev(unsigned int v);
-bool linuxrc_chose_root(const struct boot *b, void (*linuxrc)(void),
-			dev_t *dev);
+int linuxrc_chose_root(const struct boot *b, dev_t *dev, struct kit_err *e,
+		       int (*linuxrc)(const struct boot *b, struct kit_err *e));
 
 #endif
