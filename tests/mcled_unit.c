@@ -142,13 +142,13 @@ static void test_brightness(void)
 static bool pattern_is(const char *spec, long max, const char *want,
 		       const char *why_part)
 {
-	char out[LEDTEXT_PATTERN_SIZE], why[256] = "";
-	int ret = ledtext_pattern(spec, max, out, sizeof(out), why,
-				  sizeof(why));
+	char out[LEDTEXT_PATTERN_SIZE];
+	struct kit_err e = { 0 };
+	int ret = ledtext_pattern(spec, max, out, sizeof(out), &e);
 
 	if (want)
 		return !ret && !strcmp(out, want);
-	return ret && strstr(why, why_part);
+	return ret && e.status == EXIT_USAGE && strstr(e.msg, why_part);
 }
 
 static void test_pattern(void)
@@ -303,14 +303,14 @@ static void test_stage_led(void)
 static int stage_parse_len(struct ledstage_conf *conf, const char *text,
 			   size_t len)
 {
-	char copy[512], why[256];
+	char copy[512];
+	struct kit_err e;
 	int line;
 
 	memcpy(copy, text, len);
 	copy[len] = '\0';
 	ledstage_defaults(conf);
-	return ledstage_parse(conf, copy, len, &line, why, sizeof(why)) ?
-	       line : 0;
+	return ledstage_parse(conf, copy, len, &line, &e) ? line : 0;
 }
 
 static int stage_parse(struct ledstage_conf *conf, const char *text)

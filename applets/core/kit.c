@@ -59,10 +59,8 @@ static const struct applet **sorted_applets(size_t *count)
 	const struct applet **list, *a;
 	size_t n = 0;
 
-	list = calloc(__stop_kit_applets - __start_kit_applets,
-		      sizeof(*list));
-	if (!list)
-		die("out of memory");
+	list = xcalloc(__stop_kit_applets - __start_kit_applets,
+		       sizeof(*list));
 	for_each_applet(a)
 		list[n++] = a;
 	qsort(list, n, sizeof(*list), by_name);

@@ -63,6 +63,23 @@ void die_usage(const char *fmt, ...)
 /* An engine's error said, exit with its status. */
 void die_err(const struct kit_err *e) __attribute__((noreturn));
 
+/*
+ * Memory.  The x* functions die with "APPLET: out of memory" (exit 1)
+ * where malloc() fails: for what cannot go on without it.  grow() leaves
+ * the choice to its caller, as an engine that undoes its work needs.
+ */
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t size);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+/*
+ * v, an array of *cap elements of size bytes, with room for need: its
+ * capacity doubled, or need if that is more.  NULL out of memory (v and
+ * *cap as they were).
+ */
+void *grow(void *v, size_t *cap, size_t need, size_t size);
+
 /* usage, then the exit-status line every applet shares, on stdout. */
 void print_usage(const char *usage);
 

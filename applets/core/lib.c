@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -71,6 +72,53 @@ void die_usage(const char *fmt, ...)
 	va_end(ap);
 	dying = true;
 	exit(EXIT_USAGE);
+}
+
+/* Where malloc() fails, the core's one message (toybox's xmalloc()). */
+static void *need_memory(void *p)
+{
+	if (!p)
+		die("out of memory");
+	return p;
+}
+
+void *xmalloc(size_t size)
+{
+	return need_memory(malloc(size));
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	return need_memory(calloc(n, size));
+}
+
+void *xrealloc(void *p, size_t size)
+{
+	return need_memory(realloc(p, size));
+}
+
+char *xstrdup(const char *s)
+{
+	return need_memory(strdup(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	return need_memory(strndup(s, n));
+}
+
+void *grow(void *v, size_t *cap, size_t need, size_t size)
+{
+	size_t want = need > 2 * *cap ? need : 2 * *cap;
+
+	if (need <= *cap)
+		return v;
+	if (size && want > SIZE_MAX / size)
+		return NULL;
+	v = realloc(v, want * size);
+	if (v)
+		*cap = want;
+	return v;
 }
 
 void die_err(const struct kit_err *e)
@@ -279,9 +327,7 @@ static const struct option *kit_longopts(const struct option *longopts)
 	while (longopts && longopts[n].name)
 		n++;
 	free(copy);
-	copy = calloc(n + 2, sizeof(*copy));
-	if (!copy)
-		die("out of memory");
+	copy = xcalloc(n + 2, sizeof(*copy));
 	if (n)
 		memcpy(copy, longopts, n * sizeof(*copy));
 	copy[n] = (struct option){ "help", no_argument, NULL, 'h' };
@@ -606,10 +652,8 @@ char *json_quote(char *p, const char *s, size_t len)
 void json_string(FILE *out, const char *s)
 {
 	size_t len = strlen(s);
-	char *buf = malloc(JSON_QUOTED_MAX(len));
+	char *buf = xmalloc(JSON_QUOTED_MAX(len));
 
-	if (!buf)
-		die("out of memory");
 	fwrite(buf, 1, json_quote(buf, s, len) - buf, out);
 	free(buf);
 }

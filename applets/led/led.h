@@ -2,7 +2,7 @@
 /*
  * The LED class engine (ledclass.c): multicolor LEDs read and written
  * through sysfs, their triggers, and the kernel's arithmetic.  Functions
- * that can fail return -1 with one line in why[LED_WHY_SIZE].
+ * that can fail return -1 with *e (one line).
  */
 #ifndef LED_H
 #define LED_H
@@ -10,16 +10,20 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
 
+#include "core/kit.h"
 #include "led/ledtext.h"
 
 /* led_colors[] of drivers/leds/led-core.c, in LED_COLOR_ID_* order. */
 #define COLOR_NAMES "white red green blue amber violet yellow ir multicolor " \
 		    "rgb purple orange pink cyan lime"
 
+/* A LED is named by its name in the class directory, or a glob. */
+#define LED_NOT_A_PATH	"give a LED name or glob, not a path"
+
 #define MAX_COLORS	15	/* LED_COLOR_ID_MAX, the kernel's limit */
 #define COLOR_LEN	16
-#define LED_WHY_SIZE	(PATH_MAX + 256)
 
 /*
  * A trigger and the settings written after it, in that order: ledtrig-
@@ -53,14 +57,14 @@ struct led {
 /* KIT_SYSFS/class/leds */
 const char *leds_dir(void);
 /* The names in the LED class directory that pattern matches, sorted;
- * NULL (and *count 0) when none, or -1 in *count out of memory. */
+ * NULL (and *count 0) when none. */
 char **matching_names(const char *pattern, int *count);
 bool is_multicolor(const char *name);
 /* The text of the LED's file attr, in buf[size]. */
 int read_attr(const struct led *led, const char *attr, char *buf,
-	      size_t size, char *why);
+	      size_t size, struct kit_err *e);
 /* The LED's colors, intensities, brightness and maxima. */
-int read_led(struct led *led, char *why);
+int read_led(struct led *led, struct kit_err *e);
 /* *t is trigger name, with its settings' files in the order they are
  * written, their texts left empty. */
 void trig_named(struct trig *t, const char *name);
@@ -70,16 +74,23 @@ void trig_named(struct trig *t, const char *name);
  * want (or NULL): a trigger the LED must offer.
  */
 int read_trig(const struct led *led, struct trig *t, const char *want,
-	      char *why);
-/* Whether attr can be written: 0, or -1 with why. */
-int check_writable(const struct led *led, const char *attr, char *why);
+	      struct kit_err *e);
+/* Whether attr can be written: 0, or -1 with *e. */
+int check_writable(const struct led *led, const char *attr, struct kit_err *e);
 /*
  * The intensities (unless NULL), the trigger (unless NULL), then the
  * brightness (unless negative); *taken counts the writes the LED took.
  */
 int write_state(const struct led *led, const long *intensity,
 		const struct trig *trig, long brightness, int *taken,
-		char *why);
+		struct kit_err *e);
+
+/* ledshow.c: list's line, get's table (and the trigger's line, when
+ * led->trig is read), and either as JSON (get: with values, trigger). */
+void led_print_list(FILE *out, const struct led *led);
+void led_print_get(FILE *out, const struct led *led, bool closest);
+void led_print_json(FILE *out, const struct led *leds, int n, bool get,
+		    bool closest);
 
 /* The text of the files, and the kernel's arithmetic. */
 /* Is name one of the words of COLOR_NAMES? */

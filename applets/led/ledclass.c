@@ -3,8 +3,8 @@
  * ledclass: multicolor LEDs through the LED class files in sysfs
  * (Documentation/ABI/testing/sysfs-class-led-multicolor): found by name,
  * read, checked and written, triggers included, and the kernel's
- * arithmetic on what it drives.  Errors are returned, their one line in
- * why[LED_WHY_SIZE]; mcled decides and prints.
+ * arithmetic on what it drives.  Errors are returned in a struct kit_err;
+ * mcled decides and prints.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -179,98 +179,89 @@ const char *leds_dir(void)
 
 /* KIT_SYSFS/class/leds/NAME/ATTR into path (PATH_MAX bytes). */
 static int attr_path(const char *name, const char *attr, char *path,
-		     char *why)
+		     struct kit_err *e)
 {
 	if (snprintf(path, PATH_MAX, "%s/%s/%s", leds_dir(), name, attr) <
 	    PATH_MAX)
 		return 0;
-	snprintf(why, LED_WHY_SIZE, "path too long: %s/%s/%s", leds_dir(),
-		 name, attr);
-	return -1;
+	return kit_fail(e, EXIT_RUNTIME, 0, "path too long: %s/%s/%s",
+			leds_dir(), name, attr);
 }
 
-/* 1, 0 when the LED has no such file, -1 with why. */
+/* 1, 0 when the LED has no such file, -1 with *e. */
 static int read_optional_attr(const struct led *led, const char *attr,
-			      char *buf, size_t size, char *why)
+			      char *buf, size_t size, struct kit_err *e)
 {
 	char path[PATH_MAX];
 
-	if (attr_path(led->name, attr, path, why))
+	if (attr_path(led->name, attr, path, e))
 		return -1;
 	if (read_text(path, buf, size) >= 0)
 		return 1;
 	if (errno == ENOENT)
 		return 0;
-	snprintf(why, LED_WHY_SIZE, "cannot read %s: %s", path,
-		 strerror(errno));
-	return -1;
+	return kit_fail(e, EXIT_RUNTIME, errno, "cannot read %s", path);
 }
 
 int read_attr(const struct led *led, const char *attr, char *buf,
-	      size_t size, char *why)
+	      size_t size, struct kit_err *e)
 {
 	char path[PATH_MAX];
-	int ret = read_optional_attr(led, attr, buf, size, why);
+	int ret = read_optional_attr(led, attr, buf, size, e);
 
 	if (ret)
 		return ret < 0 ? -1 : 0;
-	attr_path(led->name, attr, path, why);
-	snprintf(why, LED_WHY_SIZE, "cannot read %s: %s", path,
-		 strerror(ENOENT));
-	return -1;
+	attr_path(led->name, attr, path, e);
+	return kit_fail(e, EXIT_RUNTIME, ENOENT, "cannot read %s", path);
 }
 
 /* multi_intensity or multi_max_intensity: a number per color */
 static int read_per_color(const struct led *led, const char *attr,
-			  char *buf, long *value, char *why)
+			  char *buf, long *value, struct kit_err *e)
 {
 	if (parse_intensities(buf, value, MAX_COLORS) == led->ncolors)
 		return 0;
-	snprintf(why, LED_WHY_SIZE, "%s: %s is not %d numbers: %s", led->name,
-		 attr, led->ncolors, buf);
-	return -1;
+	return kit_fail(e, EXIT_RUNTIME, 0, "%s: %s is not %d numbers: %s",
+			led->name, attr, led->ncolors, buf);
 }
 
 static int read_number(const struct led *led, const char *attr, long *value,
-		       char *why)
+		       struct kit_err *e)
 {
 	char buf[32];
 
-	if (read_attr(led, attr, buf, sizeof(buf), why))
+	if (read_attr(led, attr, buf, sizeof(buf), e))
 		return -1;
 	if (!parse_value(buf, value))
 		return 0;
-	snprintf(why, LED_WHY_SIZE, "%s: %s is not a number: %s", led->name,
-		 attr, buf);
-	return -1;
+	return kit_fail(e, EXIT_RUNTIME, 0, "%s: %s is not a number: %s",
+			led->name, attr, buf);
 }
 
-int read_led(struct led *led, char *why)
+int read_led(struct led *led, struct kit_err *e)
 {
 	char buf[512];
 	int i, has;
 
-	if (read_attr(led, "multi_index", buf, sizeof(buf), why))
+	if (read_attr(led, "multi_index", buf, sizeof(buf), e))
 		return -1;
 	led->ncolors = split_colors(buf, led->color);
-	if (led->ncolors < 0) {
-		snprintf(why, LED_WHY_SIZE, "%s: multi_index is not 1 to %d "
-			 "color names", led->name, MAX_COLORS);
-		return -1;
-	}
-	if (read_attr(led, "multi_intensity", buf, sizeof(buf), why) ||
-	    read_per_color(led, "multi_intensity", buf, led->intensity, why) ||
-	    read_number(led, "brightness", &led->brightness, why) ||
-	    read_number(led, "max_brightness", &led->max_brightness, why))
+	if (led->ncolors < 0)
+		return kit_fail(e, EXIT_RUNTIME, 0, "%s: multi_index is not 1 "
+				"to %d color names", led->name, MAX_COLORS);
+	if (read_attr(led, "multi_intensity", buf, sizeof(buf), e) ||
+	    read_per_color(led, "multi_intensity", buf, led->intensity, e) ||
+	    read_number(led, "brightness", &led->brightness, e) ||
+	    read_number(led, "max_brightness", &led->max_brightness, e))
 		return -1;
 	/* Per-channel maxima: 7.2, commit 2682d6308654. */
 	has = read_optional_attr(led, "multi_max_intensity", buf, sizeof(buf),
-				 why);
+				 e);
 	if (has < 0)
 		return -1;
 	led->has_max_intensity = has;
 	if (has && read_per_color(led, "multi_max_intensity", buf,
-				  led->max_intensity, why))
+				  led->max_intensity, e))
 		return -1;
 	for (i = 0; i < led->ncolors && !has; i++)
 		led->max_intensity[i] = led->max_brightness;
@@ -292,38 +283,38 @@ void trig_named(struct trig *t, const char *name)
 }
 
 int read_trig(const struct led *led, struct trig *t, const char *want,
-	      char *why)
+	      struct kit_err *e)
 {
 	char line[LEDTEXT_PATTERN_SIZE], *names[256];
 	int i, n, current, has;
 	bool offered = !want;
 
 	memset(t, 0, sizeof(*t));
-	has = read_optional_attr(led, "trigger", line, sizeof(line), why);
+	has = read_optional_attr(led, "trigger", line, sizeof(line), e);
 	if (has <= 0)
 		return has;
 	n = ledtext_triggers(line, names, 256, &current);
 	for (i = 0; i < n && !offered; i++)
 		offered = !strcmp(names[i], want);
-	if (!offered) {
-		snprintf(why, LED_WHY_SIZE, "%s has no %s trigger: load its "
-			 "module (modprobe " TRIG_MODULE "), or see '%s' in mcled "
-			 "trigger", led->name, want, want, want);
-		return -1;
-	}
+	if (!offered)
+		return kit_fail(e, EXIT_RUNTIME, 0, "%s has no %s trigger: "
+				"load its module (modprobe " TRIG_MODULE "), or "
+				"see '%s' in mcled trigger", led->name, want,
+				want, want);
 	trig_named(t, current < 0 ? "none" : names[current]);
 	for (i = 0; i < TRIG_ATTRS && t->attr[i]; i++)
 		if (read_attr(led, t->attr[i], t->text[i], sizeof(t->text[i]),
-			      why))
+			      e))
 			return -1;
 	return 1;
 }
 
 bool is_multicolor(const char *name)
 {
-	char path[PATH_MAX], why[LED_WHY_SIZE];
+	char path[PATH_MAX];
+	struct kit_err e;
 
-	return !attr_path(name, "multi_index", path, why) &&
+	return !attr_path(name, "multi_index", path, &e) &&
 	       !access(path, F_OK);
 }
 
@@ -353,11 +344,8 @@ char **matching_names(const char *pattern, int *count)
 		    (exact ? strcmp(pattern, entry->d_name) :
 			     fnmatch(pattern, entry->d_name, 0)))
 			continue;
-		names = realloc(names, (n + 1) * sizeof(*names));
-		if (!names || !(names[n++] = strdup(entry->d_name))) {
-			n = -1;
-			break;
-		}
+		names = xrealloc(names, (n + 1) * sizeof(*names));
+		names[n++] = xstrdup(entry->d_name);
 	}
 	if (dir)
 		closedir(dir);
@@ -367,21 +355,18 @@ char **matching_names(const char *pattern, int *count)
 	return names;
 }
 
-int check_writable(const struct led *led, const char *attr, char *why)
+int check_writable(const struct led *led, const char *attr, struct kit_err *e)
 {
 	char path[PATH_MAX];
 
-	if (attr_path(led->name, attr, path, why))
+	if (attr_path(led->name, attr, path, e))
 		return -1;
 	if (!access(path, W_OK))
 		return 0;
 	if (errno == EACCES || errno == EPERM || errno == EROFS)
-		snprintf(why, LED_WHY_SIZE, "need root or write access to %s",
-			 path);
-	else
-		snprintf(why, LED_WHY_SIZE, "cannot write %s: %s", path,
-			 strerror(errno));
-	return -1;
+		return kit_fail(e, EXIT_RUNTIME, 0, "need root or write access "
+				"to %s", path);
+	return kit_fail(e, EXIT_RUNTIME, errno, "cannot write %s", path);
 }
 
 /*
@@ -390,24 +375,21 @@ int check_writable(const struct led *led, const char *attr, char *why)
  */
 
 static int write_attr(const struct led *led, const char *attr,
-		      const char *text, char *why)
+		      const char *text, struct kit_err *e)
 {
 	size_t len = strlen(text);
 	char path[PATH_MAX];
 	ssize_t n;
 	int fd;
 
-	if (attr_path(led->name, attr, path, why))
+	if (attr_path(led->name, attr, path, e))
 		return -1;
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, LED_WHY_SIZE, "cannot open %s: %s", path,
-			 strerror(errno));
-		return -1;
-	}
+	if (fd < 0)
+		return kit_fail(e, EXIT_RUNTIME, errno, "cannot open %s", path);
 	n = write(fd, text, len);
 	if (n != (ssize_t)len)
-		snprintf(why, LED_WHY_SIZE, "%s refused '%.*s': %s", path,
+		kit_fail(e, EXIT_RUNTIME, 0, "%s refused '%.*s': %s", path,
 			 (int)len - 1, text,
 			 n < 0 ? strerror(errno) : "short write");
 	close(fd);
@@ -416,19 +398,19 @@ static int write_attr(const struct led *led, const char *attr,
 
 /* The trigger, then its settings (an empty one, a pattern there was
  * not, is left out). */
-static int write_trig(const struct led *led, const struct trig *t, char *why)
+static int write_trig(const struct led *led, const struct trig *t, struct kit_err *e)
 {
 	char text[LEDTEXT_PATTERN_SIZE + 1];
 	int i;
 
 	snprintf(text, sizeof(text), "%s\n", t->name);
-	if (write_attr(led, "trigger", text, why))
+	if (write_attr(led, "trigger", text, e))
 		return -1;
 	for (i = 0; i < TRIG_ATTRS && t->attr[i]; i++) {
 		if (!*t->text[i])
 			continue;
 		snprintf(text, sizeof(text), "%s\n", t->text[i]);
-		if (write_attr(led, t->attr[i], text, why))
+		if (write_attr(led, t->attr[i], text, e))
 			return -1;
 	}
 	return 0;
@@ -440,7 +422,7 @@ static int write_trig(const struct led *led, const struct trig *t, char *why)
  */
 int write_state(const struct led *led, const long *intensity,
 		       const struct trig *trig, long brightness, int *taken,
-		       char *why)
+		       struct kit_err *e)
 {
 	char text[MAX_COLORS * 24];
 
@@ -448,18 +430,18 @@ int write_state(const struct led *led, const long *intensity,
 	if (intensity) {
 		format_intensities(intensity, led->ncolors, text,
 				   sizeof(text));
-		if (write_attr(led, "multi_intensity", text, why))
+		if (write_attr(led, "multi_intensity", text, e))
 			return -1;
 		(*taken)++;
 	}
 	if (trig) {
 		(*taken)++;
-		if (write_trig(led, trig, why))
+		if (write_trig(led, trig, e))
 			return -1;
 	}
 	if (brightness >= 0) {
 		snprintf(text, sizeof(text), "%ld\n", brightness);
-		if (write_attr(led, "brightness", text, why))
+		if (write_attr(led, "brightness", text, e))
 			return -1;
 		(*taken)++;
 	}

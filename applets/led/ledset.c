@@ -6,12 +6,68 @@
 
 #include "led/ledset.h"
 
+#define CHOICES_SHOWN	4	/* names in the "choose one" message */
+
 const struct action_def actions[] = {
 	[ACT_STEADY] = { "steady", "none", 0 },
 	[ACT_BLINK] = { "blink", "timer", 2 },
 	[ACT_PATTERN] = { "pattern", "pattern", 1 },
 	[ACT_HEARTBEAT] = { "heartbeat", "heartbeat", 0 },
 };
+
+struct led *led_select(const char *pattern, int *count, struct kit_err *e)
+{
+	bool exact = pattern && !strpbrk(pattern, "*?[");
+	int i, n = 0, nnames;
+	char **names = matching_names(pattern ? pattern : "*", &nnames);
+	struct led *leds;
+
+	if (!nnames && pattern) {
+		kit_fail(e, EXIT_RUNTIME, 0, "no LED %s '%s' in %s",
+			 exact ? "named" : "matches", pattern, leds_dir());
+		return NULL;
+	}
+	leds = xcalloc(nnames + 1, sizeof(*leds));
+	for (i = 0; i < nnames; i++) {
+		if (!is_multicolor(names[i]) && !exact)
+			continue;
+		if (!is_multicolor(names[i])) {
+			kit_fail(e, EXIT_RUNTIME, 0, "%s is not a multicolor "
+				 "LED (no multi_index)", pattern);
+			return NULL;
+		}
+		leds[n].name = names[i];
+		if (read_led(&leds[n++], e))
+			return NULL;
+	}
+	if (!n && pattern) {
+		kit_fail(e, EXIT_RUNTIME, 0, "no multicolor LED matches '%s' in "
+			 "%s", pattern, leds_dir());
+		return NULL;
+	}
+	*count = n;
+	return leds;
+}
+
+int led_need_one(const struct led *leds, int n, const char *pattern,
+		 struct kit_err *e)
+{
+	char names[CHOICES_SHOWN * (NAME_MAX + 2) + 8] = "";
+	int i;
+
+	if (pattern || n == 1)
+		return 0;
+	if (!n)
+		return kit_fail(e, EXIT_RUNTIME, 0, "no multicolor LED in %s",
+				leds_dir());
+	for (i = 0; i < n && i < CHOICES_SHOWN; i++) {
+		strcat(names, i ? ", " : "");
+		strcat(names, leds[i].name);
+	}
+	return kit_fail(e, EXIT_USAGE, 0, "%d multicolor LEDs; choose one with "
+			"-l NAME (%s%s)", n, names,
+			n > CHOICES_SHOWN ? ", ..." : "");
+}
 
 const char *color_list(const struct led *led)
 {
@@ -143,12 +199,12 @@ static int plan_action(struct led *led, const struct request *req,
 {
 	const char *trigger = actions[req->action].trigger;
 	struct trig *t = led->new_trig;
-	char why[LED_WHY_SIZE];
+	struct kit_err bad;
 	bool lit;
-	int has = read_trig(led, led->trig, trigger, why);
+	int has = read_trig(led, led->trig, trigger, e);
 
 	if (has < 0)
-		return kit_fail(e, EXIT_RUNTIME, 0, "%s", why);
+		return -1;
 	if (!has)
 		return kit_fail(e, EXIT_RUNTIME, 0, "%s has no trigger file: "
 				"this kernel has no LED triggers "
@@ -160,10 +216,9 @@ static int plan_action(struct led *led, const struct request *req,
 		snprintf(t->text[1], sizeof(t->text[1]), "%lu", req->delay_off);
 	} else if (req->action == ACT_PATTERN) {
 		if (ledtext_pattern(req->pattern, led->max_brightness,
-				    t->text[0], sizeof(t->text[0]), why,
-				    sizeof(why)))
+				    t->text[0], sizeof(t->text[0]), &bad))
 			return kit_fail(e, EXIT_USAGE, 0, "%s: %s",
-					led->name, why);
+					led->name, bad.msg);
 		t->text[0][strlen(t->text[0]) - 1] = '\0';
 		snprintf(t->text[1], sizeof(t->text[1]), "%ld", req->repeat);
 	} else if (req->action == ACT_HEARTBEAT) {
@@ -184,16 +239,18 @@ static int plan_action(struct led *led, const struct request *req,
  * The kernel refused a write to leds[failed] after taking `taken` of its
  * writes (a LED whose sysfs a flash driver holds refuses brightness):
  * the LEDs before it, and what it took, get their old state back, so
- * that a set changes all of its LEDs or none.  Returns -1, e saying why
- * and whether the LEDs are as before.
+ * that a set changes all of its LEDs or none.  Returns -1, *e (the
+ * refusal) then saying why and whether the LEDs are as before.
  */
 static int put_back(const struct led *leds, int failed, int taken,
-		    bool intensities, const char *why, struct kit_err *e)
+		    bool intensities, struct kit_err *e)
 {
-	char again[LED_WHY_SIZE];
+	char why[sizeof(e->msg)];
+	struct kit_err again;
 	long brightness;
 	int i, n;
 
+	snprintf(why, sizeof(why), "%s", e->msg);
 	for (i = 0; i <= failed; i++) {
 		const struct trig *trig = leds[i].trig;
 
@@ -206,22 +263,21 @@ static int put_back(const struct led *leds, int failed, int taken,
 		if (i == failed && !trig)	/* it took the intensities only */
 			brightness = -1;
 		if (write_state(&leds[i], intensities ? leds[i].intensity :
-				NULL, trig, brightness, &n, again))
+				NULL, trig, brightness, &n, &again))
 			return kit_fail(e, EXIT_RUNTIME, 0, "%s; putting %s back "
 					"failed too: %s", why, leds[i].name,
-					again);
+					again.msg);
 	}
 	if (failed || taken)
 		return kit_fail(e, EXIT_RUNTIME, 0, "%s; the LEDs are as they "
 				"were before", why);
-	return kit_fail(e, EXIT_RUNTIME, 0, "%s", why);
+	return -1;
 }
 
 int led_set(struct led *leds, int n, const struct request *req,
 	    struct kit_err *e)
 {
 	bool intensities = req->nvalues || req->rgb_arg;
-	char why[LED_WHY_SIZE];
 	int i, taken;
 
 	for (i = 0; i < n; i++) {
@@ -229,25 +285,23 @@ int led_set(struct led *leds, int n, const struct request *req,
 			return -1;
 		if (!req->action)
 			continue;
-		leds[i].trig = calloc(2, sizeof(struct trig));
-		if (!leds[i].trig)
-			return kit_fail(e, EXIT_RUNTIME, 0, "out of memory");
+		leds[i].trig = xcalloc(2, sizeof(struct trig));
 		leds[i].new_trig = leds[i].trig + 1;
 		if (plan_action(&leds[i], req, e))
 			return -1;
 	}
 	for (i = 0; i < n; i++)
 		if ((intensities &&
-		     check_writable(&leds[i], "multi_intensity", why)) ||
-		    (req->action && check_writable(&leds[i], "trigger", why)) ||
+		     check_writable(&leds[i], "multi_intensity", e)) ||
+		    (req->action && check_writable(&leds[i], "trigger", e)) ||
 		    (leds[i].new_brightness >= 0 &&
-		     check_writable(&leds[i], "brightness", why)))
-			return kit_fail(e, EXIT_RUNTIME, 0, "%s", why);
+		     check_writable(&leds[i], "brightness", e)))
+			return -1;
 	for (i = 0; i < n; i++)
 		if (write_state(&leds[i], intensities ?
 				leds[i].new_intensity : NULL,
 				leds[i].new_trig, leds[i].new_brightness,
-				&taken, why))
-			return put_back(leds, i, taken, intensities, why, e);
+				&taken, e))
+			return put_back(leds, i, taken, intensities, e);
 	return 0;
 }

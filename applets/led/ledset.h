@@ -48,4 +48,27 @@ const char *color_list(const struct led *led);
 int led_set(struct led *leds, int n, const struct request *req,
 	    struct kit_err *e);
 
+/* The action a word names (blink, pattern, ...), or ACT_NONE. */
+enum action led_action_of(const char *word);
+/*
+ * set's words, argv[argc] ("set" first or not: VALUE... [ACTION ARGS]),
+ * and -b's and -r's values (or NULL) into *req, zeroed by the caller:
+ * 0, or -1 with *e (EXIT_USAGE) saying which word is wrong.
+ */
+int led_parse_request(struct request *req, const char *bright_arg,
+		      const char *repeat_arg, int argc, char **argv,
+		      struct kit_err *e);
+
+/*
+ * The multicolor LEDs that pattern (NULL: all) names, sorted by name,
+ * their state read; *count of them.  An exact name must be a multicolor
+ * LED; a glob keeps the multicolor ones.  NULL with *e when none is or
+ * one cannot be read.
+ */
+struct led *led_select(const char *pattern, int *count, struct kit_err *e);
+/* get and set want one LED, or a pattern that chose several on purpose:
+ * 0, or -1 with *e. */
+int led_need_one(const struct led *leds, int n, const char *pattern,
+		 struct kit_err *e);
+
 #endif

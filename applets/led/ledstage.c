@@ -102,7 +102,7 @@ static void cut_comment(char *value)
 }
 
 static int parse_line(struct ledstage_conf *conf, char *line, int n,
-		      char *why, size_t why_size)
+		      struct kit_err *e)
 {
 	char *eq = strchr(line, '='), *key, *value, *to;
 	int *key_line;
@@ -110,27 +110,22 @@ static int parse_line(struct ledstage_conf *conf, char *line, int n,
 	line = trim(line);
 	if (!*line || *line == '#')
 		return 0;
-	if (!eq) {
-		snprintf(why, why_size, "'%s' is no KEY=VALUE", line);
-		return -1;
-	}
+	if (!eq)
+		return kit_fail(e, EXIT_RUNTIME, 0, "'%s' is no KEY=VALUE",
+				line);
 	*eq = '\0';
 	key = trim(line);
 	value = eq + 1;
 	cut_comment(value + strspn(value, BLANKS));
 	value = trim(value);
 	to = slot(conf, key, &key_line);
-	if (!to) {
-		snprintf(why, why_size, "unknown key '%s'; keys: led modules "
-			 "%s %s %s %s", key, stages[0].name, stages[1].name,
-			 stages[2].name, stages[3].name);
-		return -1;
-	}
-	if (strlen(value) >= LEDSTAGE_LINE) {
-		snprintf(why, why_size, "%s is longer than %d bytes", key,
-			 LEDSTAGE_LINE - 1);
-		return -1;
-	}
+	if (!to)
+		return kit_fail(e, EXIT_RUNTIME, 0, "unknown key '%s'; keys: "
+				"led modules %s %s %s %s", key, stages[0].name,
+				stages[1].name, stages[2].name, stages[3].name);
+	if (strlen(value) >= LEDSTAGE_LINE)
+		return kit_fail(e, EXIT_RUNTIME, 0, "%s is longer than %d "
+				"bytes", key, LEDSTAGE_LINE - 1);
 	strcpy(to, value);
 	if (key_line)
 		*key_line = n;
@@ -138,25 +133,24 @@ static int parse_line(struct ledstage_conf *conf, char *line, int n,
 }
 
 int ledstage_parse(struct ledstage_conf *conf, char *text, size_t len,
-		   int *line_no, char *why, size_t why_size)
+		   int *line_no, struct kit_err *e)
 {
 	char *line, *next, *end, *nul = memchr(text, '\0', len);
 
 	for (line = text, *line_no = 1; line; line = next, ++*line_no) {
 		next = strchr(line, '\n');
 		/* strchr() stops at the NUL: it is on this line. */
-		if (nul && !next) {
-			snprintf(why, why_size, "a NUL byte: is it the LED's "
-				 "configuration, a text file?");
-			return -1;
-		}
+		if (nul && !next)
+			return kit_fail(e, EXIT_RUNTIME, 0, "a NUL byte: is it "
+					"the LED's configuration, a text "
+					"file?");
 		if (next)
 			*next++ = '\0';
 		/* A CRLF line end, as a file written on Windows has. */
 		end = strchr(line, '\0');
 		if (end > line && end[-1] == '\r')
 			end[-1] = '\0';
-		if (parse_line(conf, line, *line_no, why, why_size))
+		if (parse_line(conf, line, *line_no, e))
 			return -1;
 	}
 	return 0;

@@ -4,12 +4,16 @@
  * the kernel command line's kit.led=.  Which LED shows the boot's stages
  * and how each stage looks: a color and an mcled action ("#0000ff pattern
  * 0% 500 100% 500").  The initramfs generators' scripts run
- * `mcled stage STAGE`.  No I/O here.
+ * `mcled stage STAGE`.  ledstage.c parses, with no I/O; ledstagefile.c
+ * reads the file and checks each look as mcled set's words.
  */
 #ifndef LEDSTAGE_H
 #define LEDSTAGE_H
 
 #include <stdio.h>
+
+#include "core/kit.h"
+#include "led/ledset.h"
 
 #define LEDSTAGE_CONF	"/etc/kit/led.conf"
 #define LEDSTAGE_LINE	512
@@ -38,10 +42,10 @@ void ledstage_defaults(struct ledstage_conf *conf);
  * starts a line or follows a blank starts a comment, CRLF ends a line as
  * LF does.  The looks are checked by mcled, which knows its actions.
  * Returns 0, or -1 with the line's number in *line_no and the reason in
- * why[why_size].
+ * *e.
  */
 int ledstage_parse(struct ledstage_conf *conf, char *text, size_t len,
-		   int *line_no, char *why, size_t why_size);
+		   int *line_no, struct kit_err *e);
 
 /* The stage named, or -1. */
 int ledstage_find(const char *name);
@@ -66,6 +70,26 @@ const char *ledstage_led(const struct ledstage_conf *conf, char *cmdline,
 
 /* module added to conf's modules unless it is there; -1: no room. */
 int ledstage_add_module(struct ledstage_conf *conf, const char *module);
+
+/*
+ * The file at path (missing: none) over the defaults, every value
+ * checked, each look's action in action[]: 0, or -1 with *e naming the
+ * file's line.
+ */
+int ledstage_read(struct ledstage_conf *conf, const char *path,
+		  enum action action[LEDSTAGE_COUNT], struct kit_err *e);
+/*
+ * The look of stage as set's words in argv (their text in copy,
+ * LEDSTAGE_LINE bytes) and as a checked request: the words' count, or
+ * -1 with *e, "PATH:LINE: STAGE=LOOK: why".
+ */
+int ledstage_request(const struct ledstage_conf *conf, int stage,
+		     const char *path, char *copy, char **argv,
+		     struct request *req, struct kit_err *e);
+/* The trigger module of each look's action added to conf's modules. */
+int ledstage_add_triggers(struct ledstage_conf *conf,
+			  const enum action action[LEDSTAGE_COUNT],
+			  struct kit_err *e);
 
 /* *conf as the file's text, every key in it. */
 void ledstage_print(const struct ledstage_conf *conf, FILE *out);

@@ -58,54 +58,44 @@ int ledtext_triggers(char *line, char **names, int max, int *current)
 	return n;
 }
 
-/* One pair's words into out at *len; 0, or -1 with why. */
+/* One pair's words into out at *len; 0, or -1 with *e. */
 static int pattern_pair(const char *level_word, const char *ms_word, long max,
-			char *out, size_t size, size_t *len, char *why,
-			size_t why_size)
+			char *out, size_t size, size_t *len,
+			struct kit_err *e)
 {
 	unsigned long ms;
 	bool percent;
 	long level;
 
-	if (ledtext_level(level_word, &level, &percent)) {
-		snprintf(why, why_size, "bad brightness '%s' in the pattern: "
-			 "give 0 to max_brightness, or 0%% to 100%%",
-			 level_word);
-		return -1;
-	}
+	if (ledtext_level(level_word, &level, &percent))
+		return kit_fail(e, EXIT_USAGE, 0, "bad brightness '%s' in the "
+				"pattern: give 0 to max_brightness, or 0%% to "
+				"100%%", level_word);
 	level = ledtext_level_of(level, percent, max);
-	if (level > max) {
-		snprintf(why, why_size, "brightness %ld in the pattern is "
-			 "above max_brightness %ld", level, max);
-		return -1;
-	}
-	if (parse_ulong(ms_word, 10, 0, UINT_MAX, &ms)) {
-		snprintf(why, why_size, "bad duration '%s' in the pattern: "
-			 "give milliseconds", ms_word);
-		return -1;
-	}
+	if (level > max)
+		return kit_fail(e, EXIT_USAGE, 0, "brightness %ld in the "
+				"pattern is above max_brightness %ld", level,
+				max);
+	if (parse_ulong(ms_word, 10, 0, UINT_MAX, &ms))
+		return kit_fail(e, EXIT_USAGE, 0, "bad duration '%s' in the "
+				"pattern: give milliseconds", ms_word);
 	*len += snprintf(out + *len, *len < size ? size - *len : 0,
 			 "%s%ld %lu", *len ? " " : "", level, ms);
-	if (*len + 1 >= size) {
-		snprintf(why, why_size, "the pattern is longer than the %d "
-			 "bytes the kernel takes", LEDTEXT_PATTERN_SIZE - 1);
-		return -1;
-	}
+	if (*len + 1 >= size)
+		return kit_fail(e, EXIT_USAGE, 0, "the pattern is longer than "
+				"the %d bytes the kernel takes",
+				LEDTEXT_PATTERN_SIZE - 1);
 	return 0;
 }
 
 int ledtext_pattern(const char *spec, long max, char *out, size_t size,
-		    char *why, size_t why_size)
+		    struct kit_err *e)
 {
-	char *copy = strdup(spec), *word[2], *save = NULL;
+	char *copy = xstrdup(spec), *word[2], *save = NULL;
 	const char *sep = " \t\n";
 	size_t len = 0;
 	int n = 0, ret = -1;
 
-	if (!copy) {
-		snprintf(why, why_size, "out of memory");
-		return -1;
-	}
 	for (;;) {
 		word[0] = strtok_r(n ? NULL : copy, sep, &save);
 		if (!word[0])
@@ -113,11 +103,11 @@ int ledtext_pattern(const char *spec, long max, char *out, size_t size,
 		word[1] = strtok_r(NULL, sep, &save);
 		n += word[1] ? 2 : 1;
 		if (word[1] && pattern_pair(word[0], word[1], max, out, size,
-					    &len, why, why_size))
+					    &len, e))
 			goto out;
 	}
 	if (n % 2 || n < 4) {
-		snprintf(why, why_size, "a pattern is 2 or more pairs of "
+		kit_fail(e, EXIT_USAGE, 0, "a pattern is 2 or more pairs of "
 			 "brightness and milliseconds, got %d number%s",
 			 n, n == 1 ? "" : "s");
 		goto out;

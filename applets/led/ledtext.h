@@ -12,6 +12,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "core/kit.h"
+
 /* A sysfs write is at most a page, the pattern's text included: fewer
  * pairs than ledtrig-pattern.c's MAX_PATTERNS (1024) fit. */
 #define LEDTEXT_PATTERN_SIZE	4096
@@ -37,12 +39,12 @@ int ledtext_triggers(char *line, char **names, int max, int *current);
 /*
  * A pattern as mcled takes it, "B MS B MS ...", each B a level as above,
  * into the pattern file's text ("B MS ... B MS\n") in out[size], for a LED
- * of max_brightness max.  Refuses (-1, the reason in why[why_size]) what
+ * of max_brightness max.  Refuses (-1, the reason in *e) what
  * the kernel would take as "no pattern": an odd count, fewer than 2
  * pairs, a brightness above max, more than a page
  * (pattern_trig_store_patterns(), pattern_trig_start_pattern()).
  */
 int ledtext_pattern(const char *spec, long max, char *out, size_t size,
-		    char *why, size_t why_size);
+		    struct kit_err *e);
 
 #endif
