@@ -273,7 +273,7 @@ mcled_unit_OBJS := $(call engine_objs,led)
 rdload_unit_OBJS := $(call engine_objs,rd)
 blkspan_unit_OBJS := $(O)/rd/blkspan.o
 initrd_unit_OBJS := $(call engine_objs,boot) $(call engine_objs,rd)
-sockiter_unit_OBJS := $(addprefix $(O)/sock/,sockgrow.o sockopt.o sockload.o \
+sockiter_unit_OBJS := $(addprefix $(O)/sock/,sockopt.o sockload.o \
 	sockwalk.o sockfmt.o sockinfo.o)
 .SECONDEXPANSION:
 $(O)/%_unit: tests/%_unit.c $(O)/core/lib.o $$($$*_unit_OBJS) \

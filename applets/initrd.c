@@ -142,16 +142,10 @@ boot_fail(const struct boot *b, const char *reason)
 	exit(EXIT_RUNTIME);
 }
 
-/* The boot's notes on the console, as its messages. */
-static void note(const char *line)
-{
-	warn_msg("%s", line);
-}
-
 /* The boot (boot/boot.c); where it stops, this applet's failure policy. */
 static int boot_main(int argc, char **argv)
 {
-	static struct boot b = { .note = note };
+	static struct boot b = { .note = warn_line };
 	struct kit_err e;
 
 	(void)argc;

@@ -127,7 +127,7 @@ int rdload_main(int argc, char **argv)
 
 	if (o.identify) {
 		if (rd_identify(&job))
-			die("%s", job.error);
+			die_err(&job.err);
 		return 0;
 	}
 	progress_shown = !o.quiet && isatty(STDERR_FILENO);
@@ -135,6 +135,6 @@ int rdload_main(int argc, char **argv)
 	ret = rd_load(&job);
 	clear_progress();
 	if (ret)
-		die("%s", job.error);
+		die_err(&job.err);
 	return 0;
 }

@@ -74,10 +74,18 @@ static const struct sockiter_loader tcpiter_lean_loader = {
 int tcpiter_main(int argc, char **argv)
 {
 	struct sockiter it;
+	struct kit_err e;
+	int status = sock_opt_parse(&it, &tcp, argc, argv, &e);
 
-	sockiter_parse(&it, &tcp, argc, argv);
-	return sockiter_run(&it, it.config.want_info ||
-				 it.config.mode == SOCK_MODE_TEXT ?
-				 &tcpiter_loader : &tcpiter_lean_loader,
-			    &tcpkill_loader);
+	if (status == SOCK_OPT_HELP)
+		help_exit();
+	it.note = warn_line;
+	if (!status)
+		status = sockiter_run(&it, it.config.want_info ||
+				      it.config.mode == SOCK_MODE_TEXT ?
+				      &tcpiter_loader : &tcpiter_lean_loader,
+				      &tcpkill_loader, &e);
+	if (status < 0)
+		die_err(&e);
+	return status;
 }

@@ -63,7 +63,16 @@ SOCKITER_LIGHT_LOADER(udpkill, udp_iter);
 int udpiter_main(int argc, char **argv)
 {
 	struct sockiter it;
+	struct kit_err e;
+	int status = sock_opt_parse(&it, &udp, argc, argv, &e);
 
-	sockiter_parse(&it, &udp, argc, argv);
-	return sockiter_run(&it, &udpiter_loader, &udpkill_loader);
+	if (status == SOCK_OPT_HELP)
+		help_exit();
+	it.note = warn_line;
+	if (!status)
+		status = sockiter_run(&it, &udpiter_loader, &udpkill_loader,
+				      &e);
+	if (status < 0)
+		die_err(&e);
+	return status;
 }

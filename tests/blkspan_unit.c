@@ -173,7 +173,7 @@ static bool fails_with(unsigned int maj, unsigned int min, const char *text)
 {
 	int ret;
 	struct blkspans spans = spans_of_dev(maj, min, &ret);
-	bool ok = ret && strstr(spans.error, text);
+	bool ok = ret && strstr(spans.err.msg, text);
 
 	blkspans_free(&spans);
 	return ok;

@@ -118,9 +118,11 @@ static bool child_says(char **argv, const char *group, int status,
 	pid = fork();
 	if (!pid) {
 		dup2(fd, 2);
+		struct kit_err e;
+
 		parse(argv, "46jts:", &end);
-		if (group)
-			opt_exclusive(group);
+		if (group && opt_exclusive(group, &e))
+			die_err(&e);
 		exit(100);
 	}
 	waitpid(pid, &wstatus, 0);

@@ -45,7 +45,7 @@ static void load_once(const uint8_t *data, size_t size, size_t chunk,
 	ld.lzma_memlimit = 64 << 20;
 	ld.head_only = head_only;
 	ret = mem_load(&ld);
-	if (ld.written > capacity || (ret == -1 && !ld.error[0]))
+	if (ld.written > capacity || (ret == -1 && !ld.err.msg[0]))
 		abort();
 	if (!intact(target + ld.written, capacity + 4096 - ld.written))
 		abort();

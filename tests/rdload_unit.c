@@ -516,7 +516,7 @@ static struct run run_load(const unsigned char *data, size_t len,
 	ld.start = start_offset;
 	r.ret = mem_load(&ld);
 	r.written = ld.written;
-	r.error = ld.error;
+	r.error = ld.err.msg;
 	r.image_kib = ld.image_kib;
 	r.intact = true;
 	for (i = ld.written; i < capacity + 4096; i++)
@@ -807,7 +807,7 @@ static void test_identify_size0(void)
 	mem_setup(&ld, &image, &target, 0);
 	ld.head_only = true;
 	check("-i: a plain image of size 0 is refused, as a load refuses it",
-	      mem_load(&ld) < 0 && strstr(ld.error, "has size 0KiB"));
+	      mem_load(&ld) < 0 && strstr(ld.err.msg, "has size 0KiB"));
 }
 
 static void test_old_gzip(void)
@@ -874,21 +874,21 @@ static void test_verify(void)
 	ok &= pwrite(fd, &byte, 1, (5 << 19) + 10) == 1;
 	check("--verify: one byte changed in MiB 2 is found there",
 	      ok && rd_verify(&ld, fd, path) < 0 &&
-	      strstr(ld.error, "in MiB 2 (bytes 2097152-3145727)"));
-	ld.error[0] = 0;
+	      strstr(ld.err.msg, "in MiB 2 (bytes 2097152-3145727)"));
+	ld.err.msg[0] = 0;
 	byte ^= 1;	/* MiB 2 as it was; the last byte, in a partial MiB */
 	ok &= pwrite(fd, &byte, 1, (5 << 19) + 10) == 1;
 	byte = data[len - 1] ^ 0x80;
 	ok &= pwrite(fd, &byte, 1, len - 1) == 1;
 	check("--verify: the last byte changed, in the last partial MiB",
 	      ok && rd_verify(&ld, fd, path) < 0 &&
-	      strstr(ld.error, "in MiB 3 (bytes 3145728-3670138)"));
-	ld.error[0] = 0;
+	      strstr(ld.err.msg, "in MiB 3 (bytes 3145728-3670138)"));
+	ld.err.msg[0] = 0;
 	ok &= !ftruncate(fd, 2 << 20);
 	check("--verify: a target that ends early is an error",
 	      ok && rd_verify(&ld, fd, path) < 0 &&
-	      strstr(ld.error, "cannot read") &&
-	      strstr(ld.error, "at 2097152: end of device"));
+	      strstr(ld.err.msg, "cannot read") &&
+	      strstr(ld.err.msg, "at 2097152: end of device"));
 	close(fd);
 	unlink(path);
 	free(ld.sums);

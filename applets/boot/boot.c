@@ -12,7 +12,6 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,19 +30,6 @@
 #include "core/kit.h"
 #include "boot/boot.h"
 #include "rd/rd.h"
-
-void boot_note(const struct boot *b, const char *fmt, ...)
-{
-	char line[PATH_MAX + 256];
-	va_list ap;
-
-	if (!b->note)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	b->note(line);
-}
 
 /* ---- modules, the image, the RAM disk ---- */
 
@@ -76,7 +62,7 @@ static int load_modules(const struct boot *b, const char *brd,
 		if (!load_module(path, params ? params : ""))
 			continue;
 		if (n == 3)
-			boot_note(b, "module %s: %s (a soft dependency: going "
+			kit_note(b->note, "module %s: %s (a soft dependency: going "
 				  "on)", name, strerror(errno));
 		else
 			ret = kit_fail(e, EXIT_RUNTIME, 0, "cannot load module "
@@ -150,31 +136,31 @@ static const char *find_image(const struct boot *b, struct kit_err *e)
 
 	if (ret > 0) {
 		unlink("/initrd.image");	/* its memory, given back */
-		boot_note(b, "the image follows the cpio in /initrd.image, "
+		kit_note(b->note, "the image follows the cpio in /initrd.image, "
 			  "which the kernel wrote");
 		return IMAGE_PATH;
 	}
 	if (!ret && !access("/initrd.image", F_OK)) {
-		boot_note(b, "the image is /initrd.image, which the kernel "
+		kit_note(b->note, "the image is /initrd.image, which the kernel "
 			  "wrote");
 		return "/initrd.image";
 	}
 	if (!ret)
 		ret = image_after_cpio("/sys/firmware/initrd", e);
 	if (ret > 0) {
-		boot_note(b, "the image follows the cpio in "
+		kit_note(b->note, "the image follows the cpio in "
 			  "/sys/firmware/initrd");
 		return IMAGE_PATH;
 	}
 	if (ret < 0)
 		return NULL;
 	if (!access(IMAGE_PATH, F_OK)) {
-		boot_note(b, "the image is the one in the cpio, %s",
+		kit_note(b->note, "the image is the one in the cpio, %s",
 			  IMAGE_PATH);
 		return IMAGE_PATH;
 	}
 	if (b->image) {
-		boot_note(b, "the image is %s, from kit.image=", b->image);
+		kit_note(b->note, "the image is %s, from kit.image=", b->image);
 		return b->image;
 	}
 	kit_fail(e, EXIT_RUNTIME, 0, "no RAM disk image: none follows the "
@@ -221,7 +207,7 @@ static int load_ramdisk(struct boot *b, const char *image, struct kit_err *e)
 		applet_name = "rdload";
 		if (!rd_load(&job))
 			exit(0);
-		boot_note(b, "%s", job.error);
+		kit_note(b->note, "%s", job.err.msg);
 		exit(EXIT_RUNTIME);
 	}
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
@@ -322,7 +308,7 @@ static int mount_root(const struct boot *b, dev_t dev, bool known,
 	if (mount_dev(what, "/dev/root", "/root", b->rootfstype,
 		      b->rw ? 0 : MS_RDONLY, b->rootflags, e))
 		return -1;
-	boot_note(b, "mounted %s on /root", what);
+	kit_note(b->note, "mounted %s on /root", what);
 	return 0;
 }
 
@@ -368,7 +354,7 @@ static int switch_root(const struct boot *b, const char *dir, char **argv,
 		argv[0] = (char *)inits[i];
 		execv(inits[i], argv);
 		if (i == 0)
-			boot_note(b, "cannot run init=%s: %s; trying the usual "
+			kit_note(b->note, "cannot run init=%s: %s; trying the usual "
 				  "ones", inits[i], strerror(errno));
 	}
 	return kit_fail(e, EXIT_RUNTIME, 0, "no init in the new root (tried "
@@ -406,7 +392,7 @@ static int run_linuxrc(const struct boot *b, struct kit_err *e)
 	/* handle_initrd() went on when there was none: nothing checked
 	 * call_usermodehelper_exec(). */
 	if (access("/root/linuxrc", F_OK)) {
-		boot_note(b, "the RAM disk has no /linuxrc: going on to the "
+		kit_note(b->note, "the RAM disk has no /linuxrc: going on to the "
 			  "root");
 		if (mount("/root", "/old", NULL, MS_MOVE, NULL))
 			return kit_fail(e, EXIT_RUNTIME, errno, "cannot move "
@@ -462,16 +448,16 @@ static int boot_linuxrc(const struct boot *b, char **argv, struct kit_err *e)
 	if (chose < 0)
 		return -1;
 	if (chose && dev == RAM0) {
-		boot_note(b, "/linuxrc chose the RAM disk as the root");
+		kit_note(b->note, "/linuxrc chose the RAM disk as the root");
 		return switch_root(b, "/old", argv, e);
 	}
 	if (mount_root(b, dev, chose, e))
 		return -1;
 	if (!mount("/old", "/root/initrd", NULL, MS_MOVE, NULL)) {
-		boot_note(b, "the RAM disk is on /initrd");
+		kit_note(b->note, "the RAM disk is on /initrd");
 		return switch_root(b, "/root", argv, e);
 	}
-	boot_note(b, "/initrd does not exist: unmounting the RAM disk");
+	kit_note(b->note, "/initrd does not exist: unmounting the RAM disk");
 	umount2("/old", MNT_DETACH);
 	free_ram0();
 	return switch_root(b, "/root", argv, e);
@@ -510,11 +496,11 @@ int boot_run(struct boot *b, char **argv, struct kit_err *e)
 	if (boot_setup(b, e) || load_modules(b, "brd", NULL, e))
 		return -1;
 	if (b->rootdelay) {
-		boot_note(b, "waiting %ld s (rootdelay=)", b->rootdelay);
+		kit_note(b->note, "waiting %ld s (rootdelay=)", b->rootdelay);
 		sleep(b->rootdelay);
 	}
 	if (b->noinitrd) {
-		boot_note(b, "noinitrd: no RAM disk, straight to the root");
+		kit_note(b->note, "noinitrd: no RAM disk, straight to the root");
 		if (mount_root(b, 0, false, e))
 			return -1;
 		return switch_root(b, "/root", argv, e);

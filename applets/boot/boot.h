@@ -28,7 +28,7 @@ struct boot {
 	long root_wait;		/* as the kernel's: s, 0 none, -1 for ever */
 	long rootdelay, ramdisk_start;
 	char cmdline[4096];
-	/* The applet's: says a line of what the boot does (or ignores). */
+	/* The applet's: says a line of what the boot does (kit_note()). */
 	void (*note)(const char *line);
 };
 
@@ -38,9 +38,6 @@ struct boot {
  * Returns only when the boot cannot go on: -1 with *e saying why.
  */
 int boot_run(struct boot *b, char **argv, struct kit_err *e);
-/* A line to b->note, when set. */
-void boot_note(const struct boot *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /* The parameters of line, as the kernel reads them (cmdline_next()). */
 void parse_cmdline(struct boot *b, const char *line);

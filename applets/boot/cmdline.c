@@ -21,7 +21,7 @@ static long cmdline_number(const struct boot *b, const char *name,
 	unsigned long n;
 
 	if (parse_ulong(value, 0, 0, max, &n)) {
-		boot_note(b, "ignoring %s=%s: not a number from 0 to %ld",
+		kit_note(b->note, "ignoring %s=%s: not a number from 0 to %ld",
 			  name, value, max);
 		return bad;
 	}
@@ -45,7 +45,7 @@ static bool rootwait_has_timeout(void)
 static void rootwait_timeout(struct boot *b, const char *value)
 {
 	if (!rootwait_has_timeout()) {
-		boot_note(b, "ignoring rootwait=%s: a value needs Linux 6.6; "
+		kit_note(b->note, "ignoring rootwait=%s: a value needs Linux 6.6; "
 			  "give rootwait alone to wait", value);
 		return;
 	}

@@ -194,16 +194,15 @@ static const char *elf_module_damaged(const unsigned char *data, size_t len)
  * when a newc entry could not hold it (a bomb, or damage). */
 static bool more_room(struct unpacked *u, size_t in_size)
 {
-	size_t cap = u->cap ? 2 * u->cap : 4 * in_size + 4096;
+	size_t need = u->cap ? u->cap + 1 : 4 * in_size + 4096;
 	unsigned char *data;
 
 	if (u->cap >= CPIO_FILE_MAX)
 		return false;
-	data = realloc(u->data, cap);
+	data = grow(u->data, &u->cap, need, 1);
 	if (!data)
 		return false;
 	u->data = data;
-	u->cap = cap;
 	return true;
 }
 

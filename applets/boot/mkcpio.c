@@ -33,7 +33,7 @@ static const char *image_fs(const struct mkcpio_job *job,
 	if (rd_identify(&rd)) {
 		kit_fail(e, EXIT_RUNTIME, 0, "%s: %s; give -s START if it "
 			 "starts at a later block (as ramdisk_start= "
-			 "will)", job->image, rd.error);
+			 "will)", job->image, rd.err.msg);
 		return NULL;
 	}
 	if (!rd.fs)

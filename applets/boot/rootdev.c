@@ -248,7 +248,7 @@ bool wait_root(const struct boot *b, dev_t *dev)
 		if (b->root_wait >= 0 && now() > until)
 			return false;
 		if (b->root_wait && !said)
-			boot_note(b, "waiting for root device %s...", b->root);
+			kit_note(b->note, "waiting for root device %s...", b->root);
 		said = true;
 		usleep(100000);
 	}

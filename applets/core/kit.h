@@ -53,6 +53,11 @@ extern const char *applet_name;
 extern const char *applet_usage;
 
 void warn_msg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* warn_msg() of a line: the note hook an applet hands an engine. */
+void warn_line(const char *line);
+/* The line fmt makes, to an engine's note hook (when not NULL). */
+void kit_note(void (*note)(const char *line), const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void die(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 /* die() with ": strerror(errno)" appended; errno is read first. */
@@ -82,6 +87,8 @@ void *grow(void *v, size_t *cap, size_t need, size_t size);
 
 /* usage, then the exit-status line every applet shares, on stdout. */
 void print_usage(const char *usage);
+/* -h and --help: the running applet's usage, exit 0. */
+void help_exit(void) __attribute__((noreturn));
 
 /*
  * check_stdout: called once by the core before the applet runs.  Every
@@ -107,23 +114,27 @@ void check_stdout(void);
  */
 int kit_getopt(int argc, char **argv, const char *shortopts,
 	       const struct option *longopts);
+/* kit_getopt() for code that returns its errors: 'h' for -h and --help,
+ * '?' with *e (the message above, EXIT_USAGE) for a refused option. */
+int kit_getopt_err(int argc, char **argv, const char *shortopts,
+		   const struct option *longopts, struct kit_err *e);
 
 /*
  * opt_exclusive: call after the kit_getopt() loop.  group holds the
  * values kit_getopt() returns for options that exclude each other, e.g.
  * "tjc"; a long-only option takes part through its val (a character
- * not in shortopts).  When two of them were given, exits 2:
- * "APPLET: -t and -j exclude each other; give one of them" (the first
- * two given, as given).  Repeating one option is not a conflict.
+ * not in shortopts).  When two of them were given, -1 with *e
+ * (EXIT_USAGE): "-t and -j exclude each other; give one of them" (the
+ * first two given, as given).  Repeating one option is not a conflict.
  */
-void opt_exclusive(const char *group);
+int opt_exclusive(const char *group, struct kit_err *e);
 /*
  * opt_once: call after the kit_getopt() loop.  group holds the values of
- * options that take one value (a port, a namespace): one given twice
- * exits 2, "APPLET: --sport given twice: it takes one value; give it
- * once", rather than the last silently winning.
+ * options that take one value (a port, a namespace): one given twice is
+ * -1 with *e (EXIT_USAGE), "--sport given twice: it takes one value;
+ * give it once", rather than the last silently winning.
  */
-void opt_once(const char *group);
+int opt_once(const char *group, struct kit_err *e);
 
 /*
  * parse_ulong: the whole string as a number in [min, max], no sign, no

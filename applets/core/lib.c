@@ -40,6 +40,24 @@ void warn_msg(const char *fmt, ...)
 	va_end(ap);
 }
 
+void warn_line(const char *line)
+{
+	warn_msg("%s", line);
+}
+
+void kit_note(void (*note)(const char *line), const char *fmt, ...)
+{
+	char line[PATH_MAX + 256];
+	va_list ap;
+
+	if (!note)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	note(line);
+}
+
 void die(const char *fmt, ...)
 {
 	va_list ap;
@@ -148,6 +166,13 @@ void print_usage(const char *usage)
 	fputs(usage, stdout);
 	fputs("\nExit status: 0 done, 1 runtime error, 2 usage error.\n",
 	      stdout);
+}
+
+void help_exit(void)
+{
+	if (applet_usage)
+		print_usage(applet_usage);
+	exit(0);
 }
 
 /* Why stdout's last write or its close failed; glibc keeps no reason. */
@@ -272,11 +297,11 @@ static int long_matches(const char *prefix, size_t len, char *buf,
 }
 
 /*
- * Dies for the option getopt refused (opt '?' or ':').  A long one is
- * argv[optind - 1]; a short one is optopt, which glibc sets to 0 for an
- * unknown long option and to the option's val for "--flag=VALUE".
+ * *e for the option getopt refused (opt '?' or ':'); returns '?'.  A long
+ * one is argv[optind - 1]; a short one is optopt, which glibc sets to 0
+ * for an unknown long option and to the option's val for "--flag=VALUE".
  */
-static void die_option(char **argv, int opt)
+static int option_error(char **argv, int opt, struct kit_err *e)
 {
 	const char *arg = argv[optind - 1];
 	bool is_long = !strncmp(arg, "--", 2) &&
@@ -292,15 +317,18 @@ static void die_option(char **argv, int opt)
 	if (is_long && opt == '?' && !optopt &&
 	    long_matches(name + 2, strlen(name + 2), matches,
 			 sizeof(matches)) > 1)
-		die_usage("option '%s' is ambiguous (%s); see '%s --help'",
-			  name, matches, applet_name);
-	if (opt == ':')
-		die_usage("option '%s' needs a value; see '%s --help'", name,
-			  applet_name);
-	if (optopt && is_long)
-		die_usage("option '%s' takes no value; see '%s --help'", name,
-			  applet_name);
-	die_usage("unknown option '%s'; see '%s --help'", name, applet_name);
+		kit_fail(e, EXIT_USAGE, 0, "option '%s' is ambiguous (%s); see "
+			 "'%s --help'", name, matches, applet_name);
+	else if (opt == ':')
+		kit_fail(e, EXIT_USAGE, 0, "option '%s' needs a value; see '%s "
+			 "--help'", name, applet_name);
+	else if (optopt && is_long)
+		kit_fail(e, EXIT_USAGE, 0, "option '%s' takes no value; see '%s "
+			 "--help'", name, applet_name);
+	else
+		kit_fail(e, EXIT_USAGE, 0, "unknown option '%s'; see '%s "
+			 "--help'", name, applet_name);
+	return '?';
 }
 
 /* shortopts with ':' (report a missing value) and 'h' added. */
@@ -335,8 +363,8 @@ static const struct option *kit_longopts(const struct option *longopts)
 	return copy;
 }
 
-int kit_getopt(int argc, char **argv, const char *shortopts,
-	       const struct option *longopts)
+int kit_getopt_err(int argc, char **argv, const char *shortopts,
+		   const struct option *longopts, struct kit_err *e)
 {
 	int opt;
 
@@ -349,19 +377,27 @@ int kit_getopt(int argc, char **argv, const char *shortopts,
 	opterr = 0;
 	opt = getopt_long(argc, argv, kit_shortopts(shortopts),
 			  kit_longopts(longopts), NULL);
-	if (opt == 'h') {
-		if (applet_usage)
-			print_usage(applet_usage);
-		exit(0);
-	}
 	if (opt == '?' || opt == ':')
-		die_option(argv, opt);
-	if (opt != -1)
+		return option_error(argv, opt, e);
+	if (opt != -1 && opt != 'h')
 		record_seen(opt);
 	return opt;
 }
 
-void opt_once(const char *group)
+int kit_getopt(int argc, char **argv, const char *shortopts,
+	       const struct option *longopts)
+{
+	struct kit_err e;
+	int opt = kit_getopt_err(argc, argv, shortopts, longopts, &e);
+
+	if (opt == 'h')
+		help_exit();
+	if (opt == '?')
+		die_err(&e);
+	return opt;
+}
+
+int opt_once(const char *group, struct kit_err *e)
 {
 	char name[64];
 	int i;
@@ -369,12 +405,14 @@ void opt_once(const char *group)
 	for (i = 0; i < opts.nseen; i++)
 		if (opts.again[i] && opts.seen[i] < 256 &&
 		    strchr(group, opts.seen[i]))
-			die_usage("%s given twice: it takes one value; give "
-				  "it once",
-				  option_name(opts.seen[i], name, sizeof(name)));
+			return kit_fail(e, EXIT_USAGE, 0, "%s given twice: it "
+					"takes one value; give it once",
+					option_name(opts.seen[i], name,
+						    sizeof(name)));
+	return 0;
 }
 
-void opt_exclusive(const char *group)
+int opt_exclusive(const char *group, struct kit_err *e)
 {
 	char first[64], second[64];
 	int i, found = -1;
@@ -386,10 +424,13 @@ void opt_exclusive(const char *group)
 			found = opts.seen[i];
 			continue;
 		}
-		die_usage("%s and %s exclude each other; give one of them",
-			  option_name(found, first, sizeof(first)),
-			  option_name(opts.seen[i], second, sizeof(second)));
+		return kit_fail(e, EXIT_USAGE, 0, "%s and %s exclude each "
+				"other; give one of them",
+				option_name(found, first, sizeof(first)),
+				option_name(opts.seen[i], second,
+					    sizeof(second)));
 	}
+	return 0;
 }
 
 int parse_ulong(const char *s, int base, unsigned long min,

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,31 +29,14 @@
 static int follow_dev(struct blkspans *spans, dev_t dev, uint64_t start,
 		      uint64_t end, unsigned int depth, const char *name);
 
-static int span_fail(struct blkspans *spans, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int span_fail(struct blkspans *spans, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(spans->error, sizeof(spans->error), fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static int add_span(struct blkspans *spans, const struct blkspan *span)
 {
-	struct blkspan *grown;
+	struct blkspan *grown = grow(spans->span, &spans->size,
+				     spans->count + 1, sizeof(*grown));
 
-	if (spans->count == spans->size) {
-		grown = realloc(spans->span, (spans->size * 2 + 4) *
-				sizeof(*grown));
-		if (!grown)
-			return span_fail(spans, "out of memory");
-		spans->span = grown;
-		spans->size = spans->size * 2 + 4;
-	}
+	if (!grown)
+		return kit_fail(&spans->err, EXIT_RUNTIME, 0, "out of memory");
+	spans->span = grown;
 	spans->span[spans->count++] = *span;
 	return 0;
 }
@@ -82,8 +64,8 @@ static int read_attr(struct blkspans *spans, dev_t dev, const char *attr,
 	attr_path(path, sizeof(path), dev, attr);
 	if (read_text(path, text, size) >= 0)
 		return 0;
-	return span_fail(spans, "cannot read %s: %s (is sysfs mounted on "
-			 "/sys?)", path, strerror(errno));
+	return kit_fail(&spans->err, EXIT_RUNTIME, 0, "cannot read %s: %s (is "
+			"sysfs mounted on /sys?)", path, strerror(errno));
 }
 
 static int read_attr_u64(struct blkspans *spans, dev_t dev, const char *attr,
@@ -97,9 +79,9 @@ static int read_attr_u64(struct blkspans *spans, dev_t dev, const char *attr,
 	errno = 0;
 	number = strtoull(text, &end, 10);
 	if (errno || end == text || *end)
-		return span_fail(spans, "block device %u:%u: %s is '%s', not "
-				 "a number", major(dev), minor(dev), attr,
-				 text);
+		return kit_fail(&spans->err, EXIT_RUNTIME, 0, "block device "
+				"%u:%u: %s is '%s', not a number", major(dev),
+				minor(dev), attr, text);
 	*value = number;
 	return 0;
 }
@@ -124,9 +106,9 @@ static int read_attr_devt(struct blkspans *spans, dev_t dev,
 	if (read_attr(spans, dev, attr, text, sizeof(text)))
 		return -1;
 	if (!parse_devt(text, value, &len) || text[len])
-		return span_fail(spans, "block device %u:%u: %s is '%s', not "
-				 "MAJ:MIN", major(dev), minor(dev), attr,
-				 text);
+		return kit_fail(&spans->err, EXIT_RUNTIME, 0, "block device "
+				"%u:%u: %s is '%s', not MAJ:MIN", major(dev),
+				minor(dev), attr, text);
 	return 0;
 }
 
@@ -186,18 +168,18 @@ static int loop_status(struct blkspans *spans, dev_t dev,
 	dev_node(dev, node, sizeof(node));
 	fd = open(node, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0)
-		return span_fail(spans, "cannot open %s to ask what backs it: "
-				 "%s", node, strerror(errno));
+		return kit_fail(&spans->err, EXIT_RUNTIME, errno, "cannot open "
+				"%s to ask what backs it", node);
 	if (fstat(fd, &st) || !S_ISBLK(st.st_mode) || st.st_rdev != dev) {
 		close(fd);
-		return span_fail(spans, "%s is not block device %u:%u: cannot "
-				 "ask what backs it", node, major(dev),
-				 minor(dev));
+		return kit_fail(&spans->err, EXIT_RUNTIME, 0, "%s is not block "
+				"device %u:%u: cannot ask what backs it", node,
+				major(dev), minor(dev));
 	}
 	ret = ioctl(fd, LOOP_GET_STATUS64, info);
 	if (ret)
-		span_fail(spans, "cannot ask %s what backs it: %s", node,
-			  strerror(errno));
+		kit_fail(&spans->err, EXIT_RUNTIME, errno, "cannot ask %s what "
+			 "backs it", node);
 	close(fd);
 	return ret;
 }
@@ -248,8 +230,9 @@ static int follow_slaves(struct blkspans *spans, dev_t dev,
 	attr_path(path, sizeof(path), dev, "slaves");
 	dir = opendir(path);
 	if (!dir)
-		return errno == ENOENT ? 0 : span_fail(spans, "cannot read %s: "
-						 "%s", path, strerror(errno));
+		return errno == ENOENT ? 0 :
+		       kit_fail(&spans->err, EXIT_RUNTIME, errno, "cannot read "
+				"%s", path);
 	while ((entry = readdir(dir))) {
 		if (entry->d_name[0] == '.')
 			continue;
@@ -325,7 +308,8 @@ static int follow_dm(struct blkspans *spans, dev_t dev, uint64_t start,
 	uint32_t i;
 
 	if (!io)
-		return span_fail(spans, "out of memory");
+		return kit_fail(&spans->err, EXIT_RUNTIME, 0,
+				"out of memory");
 	if (!dm_table(dev, io, size)) {
 		free(io);
 		return follow_slaves(spans, dev, depth) < 0 ? -1 : 0;
@@ -355,8 +339,9 @@ static int follow_dev(struct blkspans *spans, dev_t dev, uint64_t start,
 	int slaves;
 
 	if (depth > MAX_DEPTH)
-		return span_fail(spans, "block device %u:%u: devices stacked "
-				 "too deep to follow", major(dev), minor(dev));
+		return kit_fail(&spans->err, EXIT_RUNTIME, 0, "block device "
+				"%u:%u: devices stacked too deep to follow",
+				major(dev), minor(dev));
 	if (read_attr_u64(spans, dev, "size", &sectors))
 		return -1;
 	if (end > sectors * SECTOR_BYTES)

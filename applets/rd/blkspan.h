@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
+#include "core/kit.h"
+
 /* Bytes [start, end) of a file (is_file) or of a block device, dev. */
 struct blkspan {
 	bool is_file;
@@ -30,12 +32,12 @@ struct blkspan {
 struct blkspans {
 	struct blkspan *span;
 	size_t count, size;
-	char error[256];	/* why the spans are unknown */
+	struct kit_err err;	/* why the spans are unknown */
 };
 
 /*
  * The spans of the file or device that st describes (NAME its path):
- * 0, or -1 with spans->error.  Other files (fifos, character devices)
+ * 0, or -1 with spans->err.  Other files (fifos, character devices)
  * hold no storage: no spans.
  */
 int blkspans_of(struct blkspans *spans, const struct stat *st,

@@ -5,13 +5,15 @@
  * identify_ramdisk_image() finds it, decompressed as rd_load_image() did,
  * and loaded into a RAM disk, a block device or a file.  rdload and
  * initrd call it; it opens, checks and writes, and prints nothing:
- * report lines go to the caller's say(), errors to job->error.
+ * report lines go to the caller's say(), errors to job->err.
  */
 #ifndef RD_H
 #define RD_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "core/kit.h"
 
 #define RD_BLOCK	1024		/* the kernel's BLOCK_SIZE: KiB */
 /* -s START, as rdload and initrd mkcpio take it, and as the kernel's
@@ -37,20 +39,20 @@ struct rd_job {
 	void *ctx;			/* the caller's */
 
 	const char *fs;			/* found: the filesystem, if known */
-	char error[1024];		/* the first error, one line */
+	struct kit_err err;		/* the first error */
 };
 
 /*
  * What the kernel finds at start and the size it would load ("RAMDISK:
  * gzip image found at block N", "RAMDISK: image size NKiB"); writes
- * nothing.  0, or -1 with job->error.
+ * nothing.  0, or -1 with job->err.
  */
 int rd_identify(struct rd_job *job);
 /*
  * Finds the image and loads it into job->target.  Nothing is written
  * before the image is found, the volumes are checked not to share
  * storage with the target, and the target is big enough when the size is
- * known up front.  0, or -1 with job->error, which then ends with the
+ * known up front.  0, or -1 with job->err, which then ends with the
  * bytes written to the target: nothing past them changed.
  */
 int rd_load(struct rd_job *job);

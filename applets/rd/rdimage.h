@@ -60,7 +60,7 @@ struct load;
 /*
  * One step of a library's decoder: consumes from *in, writes at most
  * *out_len bytes to out and sets *out_len to their number.  Returns 1 at
- * the end of the stream, 0 to go on, -1 on error (ld->error set).
+ * the end of the stream, 0 to go on, -1 on error (ld->err set).
  */
 struct codec {
 	int (*init)(struct load *ld, void **state);
@@ -94,7 +94,7 @@ struct load {
 	 * Output, sequential from offset 0.  write() may finish in the
 	 * background: buf stays untouched until the next write() or sync(),
 	 * which tell how it went and add what is done to written.  Both
-	 * return 0, or -1 with ld->error.  sync() may be NULL.
+	 * return 0, or -1 with ld->err.  sync() may be NULL.
 	 */
 	int (*write)(struct load *ld, const void *buf, size_t len);
 	int (*sync)(struct load *ld);
@@ -129,7 +129,7 @@ struct load {
 	bool head_checked, head_only, verify;
 	uint32_t *sums;			/* verify: CRC-32 of each MiB */
 	size_t nsums;
-	char error[512];		/* the first error */
+	struct kit_err err;		/* the first error */
 };
 
 static inline uint64_t bytes_to_kib(uint64_t bytes)
@@ -142,7 +142,7 @@ static inline uint64_t bytes_to_kib(uint64_t bytes)
 bool rd_identify_fs(const unsigned char *head, struct ident *id);
 
 /* rdio.c */
-/* The first error wins; returns -1. */
+/* kit_fail() into ld->err, where the first error wins; returns -1. */
 int rd_fail(struct load *ld, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void rd_say(struct load *ld, const char *fmt, ...)
@@ -197,8 +197,8 @@ uint32_t rd_lzop_checksum(bool crc, const unsigned char *p, size_t len);
  *   rd_report_size(ld)                -i: what a load would do, no writes
  *   rd_load_image(ld); rd_verify(...) the load, and reading it back
  *   rd_say_done(ld, disks); rd_free(ld);
- * Errors: -1, with the first error's text in ld->error. */
-/* The buffers; -1 with ld->error when short of memory. */
+ * Errors: -1, with the first error's text in ld->err. */
+/* The buffers; -1 with ld->err when short of memory. */
 int rd_alloc(struct load *ld);
 void rd_free(struct load *ld);
 /* The first bytes from the start, as the kernel reads: 0xe5 past the end. */
@@ -242,7 +242,7 @@ struct volumes {
  * Before anything is written, each volume that is there: data to read,
  * not the target, nor sharing storage with it.  Sets ld->read and
  * ld->input_len (the bytes the volumes hold together, UINT64_MAX when
- * unknown).  0, or -1 with ld->error.
+ * unknown).  0, or -1 with ld->err.
  */
 int rd_volumes_check(struct load *ld, struct volumes *v);
 /* Where the target's bytes lie, from st: no volume may share them. */
@@ -277,7 +277,7 @@ struct target {
 /*
  * Opens t->path for ld: its capacity, write() and sync(); a regular file
  * only with allow_file; a missing /dev/ramN made.  0, or -1 with
- * ld->error.
+ * ld->err.
  */
 int rd_target_open(struct load *ld, struct target *t, bool allow_file);
 /* Writes go through a thread of their own from now on. */

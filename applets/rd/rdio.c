@@ -19,10 +19,11 @@ int rd_fail(struct load *ld, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (ld->error[0])
+	if (ld->err.msg[0])
 		return -1;
+	ld->err.status = EXIT_RUNTIME;
 	va_start(ap, fmt);
-	vsnprintf(ld->error, sizeof(ld->error), fmt, ap);
+	vsnprintf(ld->err.msg, sizeof(ld->err.msg), fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -135,7 +136,7 @@ void rd_show_progress(struct load *ld, uint64_t before)
 int rd_sum_written(struct load *ld, const unsigned char *p, size_t len)
 {
 	uint64_t pos = ld->queued;
-	size_t span, i, more;
+	size_t span, i, had;
 	uint32_t *sums;
 
 	for (; len; p += span, pos += span, len -= span) {
@@ -144,14 +145,12 @@ int rd_sum_written(struct load *ld, const unsigned char *p, size_t len)
 		if (span > len)
 			span = len;
 		if (i >= ld->nsums) {
-			more = ld->nsums ? 2 * ld->nsums : 64;
-			sums = realloc(ld->sums, more * sizeof(*sums));
+			had = ld->nsums;
+			sums = grow(ld->sums, &ld->nsums, i + 1, sizeof(*sums));
 			if (!sums)
 				return rd_fail(ld, "out of memory for --verify");
-			memset(sums + ld->nsums, 0,
-			       (more - ld->nsums) * sizeof(*sums));
+			memset(sums + had, 0, (ld->nsums - had) * sizeof(*sums));
 			ld->sums = sums;
-			ld->nsums = more;
 		}
 		ld->sums[i] = crc32_z(ld->sums[i], p, span);
 	}

@@ -35,7 +35,7 @@ static void job_progress(struct load *ld)
 /* The engine's error, as the job's. */
 static int job_fail(struct rd_job *job, const struct load *ld)
 {
-	snprintf(job->error, sizeof(job->error), "%s", ld->error);
+	job->err = ld->err;
 	return -1;
 }
 
@@ -66,7 +66,7 @@ static void finish(struct rd_state *s)
 
 int rd_identify(struct rd_job *job)
 {
-	struct rd_state s = { .ld.error = "" };
+	struct rd_state s = { 0 };
 	int ret = 0;
 
 	/* No target: -i writes nothing. */
@@ -132,15 +132,14 @@ static int load_failed(struct rd_job *job, struct rd_state *s)
 			 "disksize: %s", s->t.path, strerror(errno));
 	else if (rd_target_remove_new(&s->t))
 		snprintf(reset, sizeof(reset), ", which it created: removed");
-	snprintf(job->error, sizeof(job->error),
-		 "%s; %llu bytes written to %s%s", s->ld.error,
-		 (unsigned long long)s->ld.written, s->t.path, reset);
-	return -1;
+	return kit_fail(&job->err, EXIT_RUNTIME, 0, "%s; %llu bytes written "
+			"to %s%s", s->ld.err.msg,
+			(unsigned long long)s->ld.written, s->t.path, reset);
 }
 
 int rd_load(struct rd_job *job)
 {
-	struct rd_state s = { .ld.error = "" };
+	struct rd_state s = { 0 };
 	int ret = 0;
 
 	if (find(job, &s, job->target) || open_target(job, &s)) {

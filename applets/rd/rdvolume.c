@@ -62,7 +62,7 @@ static int check_target_overlap(struct load *ld, const struct volumes *v,
 	if (blkspans_of(&volume, st, path)) {
 		ret = rd_fail(ld, "cannot tell whether %s shares storage with "
 			      "the target %s: %s", path, v->target_path,
-			      volume.error);
+			      volume.err.msg);
 	} else if (blkspans_overlap(&volume, &v->target, &in, &out, &start,
 				    &end)) {
 		ret = rd_fail(ld, "%s and the target %s share bytes %llu-%llu "
@@ -150,7 +150,7 @@ int rd_volumes_target(struct load *ld, struct volumes *v,
 	blkspans_free(&v->target);
 	if (blkspans_of(&v->target, st, v->target_path))
 		return rd_fail(ld, "cannot tell what holds the target %s: %s",
-			       v->target_path, v->target.error);
+			       v->target_path, v->target.err.msg);
 	return 0;
 }
 

@@ -186,8 +186,8 @@ static bool dumped_oom;		/* a dump's sockets did not all fit */
 
 static void take_dumped(const struct inet_diag_msg *msg)
 {
-	struct inode_cookie *more = sock_grow(dumped, &dumped_cap,
-					      n_dumped + 1, sizeof(*dumped));
+	struct inode_cookie *more = grow(dumped, &dumped_cap, n_dumped + 1,
+					 sizeof(*dumped));
 
 	if (!more) {
 		dumped_oom = true;

@@ -142,7 +142,7 @@ static int add_netns(struct sock_netns_list *l, const char *path,
 	for (i = 0; i < l->n; i++)
 		if (l->ns[i].dev == st.st_dev && l->ns[i].ino == st.st_ino)
 			return 0;
-	ns = sock_grow(l->ns, &l->cap, l->n + 1, sizeof(*l->ns));
+	ns = grow(l->ns, &l->cap, l->n + 1, sizeof(*l->ns));
 	if (!ns)
 		return kit_fail(e, EXIT_RUNTIME, 0, "out of memory");
 	l->ns = ns;

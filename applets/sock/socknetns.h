@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-#include "sock/sockgrow.h"
+#include "core/kit.h"
 
 /* -N SPEC entered: a path as it is; pid:PID the process's; a name in
  * /run/netns (an all-digit SPEC: the process when no such name). */

@@ -249,8 +249,13 @@ static int parse_options(struct sockiter *it, int argc, char **argv,
 	int opt;
 
 	optind = 1;
-	while ((opt = kit_getopt(argc, argv, short_opts, long_opts)) != -1) {
+	while ((opt = kit_getopt_err(argc, argv, short_opts, long_opts,
+				     e)) != -1) {
 		switch (opt) {
+		case 'h':
+			return SOCK_OPT_HELP;
+		case '?':
+			return -1;
 		case '4':
 			*families |= 1 << SOCK_FAMILY_V4;
 			break;
@@ -296,12 +301,10 @@ static int parse_options(struct sockiter *it, int argc, char **argv,
 			break;
 		}
 	}
-	opt_exclusive("tjc");
-	opt_exclusive("NA");
 	/* Filters combine (and): --sport 1 --sport 2 would match none, and
 	 * kill must not act on the last of them alone. */
-	opt_once("SDabuN");
-	return 0;
+	return opt_exclusive("tjc", e) || opt_exclusive("NA", e) ||
+	       opt_once("SDabuN", e) ? -1 : 0;
 }
 
 /* What the options ask of each other. */
@@ -329,14 +332,15 @@ int sock_opt_parse(struct sockiter *it, const struct sockiter_proto *proto,
 {
 	struct sockiter_filter *f = &it->config.filter;
 	bool pin = false, all = false;
-	int families = 0;
+	int families = 0, ret;
 
 	memset(it, 0, sizeof(*it));
 	it->proto = proto;
 	f->sport = f->dport = -1;
 	f->uid = -1;
-	if (parse_options(it, argc, argv, &all, &families, e))
-		return -1;
+	ret = parse_options(it, argc, argv, &all, &families, e);
+	if (ret)
+		return ret;
 	/* kill or pin: the first word that is no option, before the options
 	 * or after them (getopt_long() moved the words behind them). */
 	if (optind < argc && (!strcmp(argv[optind], "kill") ||

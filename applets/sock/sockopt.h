@@ -11,7 +11,7 @@
 #include <stdbool.h>
 
 #include "../../bpf/sockrec.h"
-#include "sock/sockgrow.h"
+#include "core/kit.h"
 
 /* What differs between TCP and UDP. */
 struct sockiter_proto {
@@ -43,6 +43,8 @@ struct sockiter {
 	bool dry_run;			/* kill -n */
 	const char *netns;		/* -N */
 	const char *pin_path;		/* pin PATH */
+	/* The applet's: a warning, or a -v line (kit_note()). */
+	void (*note)(const char *line);
 };
 
 /* States by ss's names, and as ss's State column shows them. */
@@ -51,8 +53,10 @@ struct sock_state_names {
 };
 extern const struct sock_state_names sock_states[SOCK_TCP_STATES];
 
-/* Parses the command line into *it: 0, or -1 with *e set (usage errors,
- * EXIT_USAGE). */
+/* -h or --help was given: the applet's usage is wanted. */
+#define SOCK_OPT_HELP	1
+/* Parses the command line into *it: 0, SOCK_OPT_HELP, or -1 with *e set
+ * (usage errors, EXIT_USAGE). */
 int sock_opt_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		   int argc, char **argv, struct kit_err *e);
 

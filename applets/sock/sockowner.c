@@ -66,14 +66,13 @@ static long read_all(int fd, char **buf, struct kit_err *e)
 	long got;
 
 	for (;;) {
-		if (cap - have < 65536) {
-			cap = cap ? 2 * cap : 1 << 20;
-			more = realloc(*buf, cap);
-			if (!more)
-				return kit_fail(e, EXIT_RUNTIME, 0,
-						"out of memory for -p's owners");
-			*buf = more;
-		}
+		/* 64 KiB free at least; 1 MiB to start with. */
+		more = grow(*buf, &cap, have + 65536 > 1 << 20 ?
+			    have + 65536 : 1 << 20, 1);
+		if (!more)
+			return kit_fail(e, EXIT_RUNTIME, 0, "out of memory for "
+					"-p's owners");
+		*buf = more;
 		got = sock_iter_read(fd, *buf + have, cap - have, e);
 		if (got <= 0)
 			return got < 0 ? -1 : (long)have;

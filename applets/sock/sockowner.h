@@ -8,7 +8,7 @@
 #include <stddef.h>
 
 #include "../../bpf/sockrec.h"
-#include "sock/sockgrow.h"
+#include "core/kit.h"
 
 /* Every task's sockets read once: 0 or -1.  verbose: loaded by libbpf,
  * whose messages say why it fails. */

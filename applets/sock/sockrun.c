@@ -31,55 +31,29 @@ static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 	return vfprintf(stderr, fmt, ap);
 }
 
-void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
-		    int argc, char **argv)
-{
-	struct kit_err e;
-
-	if (sock_opt_parse(it, proto, argc, argv, &e))
-		die_err(&e);
-	libbpf_set_print(it->verbose ? print_libbpf : NULL);
-}
-
 /* What every load needs first. */
-static void prepare(struct sockiter *it)
+static int prepare(struct sockiter *it, struct kit_err *e)
 {
-	struct kit_err e;
 	bool hz_guessed;
 
-	if (sock_prepare(it, &hz_guessed, &e))
-		die_err(&e);
+	libbpf_set_print(it->verbose ? print_libbpf : NULL);
+	if (sock_prepare(it, &hz_guessed, e))
+		return -1;
 	if (hz_guessed && it->verbose)
-		warn_msg("cannot tell the kernel's HZ; assuming %d (Debian's): "
-			 "timers may be off", SOCK_FALLBACK_HZ);
+		kit_note(it->note, "cannot tell the kernel's HZ; assuming %d "
+			 "(Debian's): timers may be off", SOCK_FALLBACK_HZ);
+	return 0;
 }
 
-/* Returns the iterator's link. */
-static int load(const struct sockiter *it, const struct sockiter_loader *loader,
-		struct sockiter_prog *prog)
+/* The owners (-p) read, and -N's namespace entered. */
+static int read_owners(const struct sockiter *it, struct kit_err *e)
 {
-	struct kit_err e;
-	int link = sock_load(it, loader, prog, &e);
-
-	if (link < 0)
-		die_err(&e);
-	return link;
+	return it->owners ? sock_read_owners(it->verbose, e) : 0;
 }
 
-static void read_owners(const struct sockiter *it)
+static int enter_named_netns(const struct sockiter *it, struct kit_err *e)
 {
-	struct kit_err e;
-
-	if (it->owners && sock_read_owners(it->verbose, &e))
-		die_err(&e);
-}
-
-static void enter_named_netns(const struct sockiter *it)
-{
-	struct kit_err e;
-
-	if (it->netns && sock_enter_named_netns(it->netns, &e))
-		die_err(&e);
+	return it->netns ? sock_enter_named_netns(it->netns, e) : 0;
 }
 
 /*
@@ -87,10 +61,11 @@ static void enter_named_netns(const struct sockiter *it)
  * sockets chosen are closed whatever becomes of their list, and
  * kill_summary() says so on stderr.  Anything else stops.
  */
-static void flush_out(const struct sockiter *it)
+static int flush_out(const struct sockiter *it, struct kit_err *e)
 {
 	if (sock_fmt_flush() && !it->kill)
-		die_errno("write error");
+		return kit_fail(e, EXIT_RUNTIME, errno, "write error");
+	return 0;
 }
 
 /* The context of a walk's callbacks. */
@@ -114,9 +89,9 @@ static int kill_row(const struct sockiter *it, const struct sockiter_row *w,
 		return 1;
 	sock_row_brief(row, &w->r);
 	if (res == SOCK_KILL_REFUSED)
-		warn_msg("not closed: %s: %s", row, reason);
+		kit_note(it->note, "not closed: %s: %s", row, reason);
 	else if (it->verbose)
-		warn_msg("gone before kill came to it: %s", row);
+		kit_note(it->note, "gone before kill came to it: %s", row);
 	return 0;
 }
 
@@ -152,10 +127,10 @@ static int print_v6_header(void *ctx, struct kit_err *e)
 }
 
 /* One walk of the current network namespace, printed (headers: the
- * table's first); returns the read()s that brought rows. */
+ * table's first); returns the read()s that brought rows, or -1. */
 static long dump(const struct sockiter *it, int link,
 		 const struct sockiter_prog *prog, const char *netns,
-		 bool headers)
+		 bool headers, struct kit_err *e)
 {
 	__u32 families = it->config.filter.families;
 	int first = families & (1 << SOCK_FAMILY_V4) ? SOCK_FAMILY_V4 :
@@ -169,23 +144,22 @@ static long dump(const struct sockiter *it, int link,
 	const struct sock_walk_ops ops = {
 		.row = print_row, .v4_done = print_v6_header, .ctx = &dump,
 	};
-	struct kit_err e;
 	long reads;
 
-	flush_out(it);
+	if (flush_out(it, e))
+		return -1;
 	if (it->output == SOCK_OUT_COUNT)
 		memset(prog->counts, 0, sizeof(prog->counts[0]) * 2);
 	if (it->output == SOCK_OUT_TABLE && !it->no_header && headers)
 		sock_fmt_table_header(it);
 	if (proc_headers)
 		sock_fmt_proc_header(it, first);
-	reads = sock_walk(it, link, &ops, &e);
+	reads = sock_walk(it, link, &ops, e);
 	if (reads < 0)
-		die_err(&e);
+		return -1;
 	if (it->output == SOCK_OUT_COUNT)
 		sock_fmt_counts(it, prog->counts);
-	flush_out(it);
-	return reads;
+	return flush_out(it, e) ? -1 : reads;
 }
 
 /*
@@ -207,31 +181,30 @@ static void put_netns_line(const char *label)
 	putchar('\n');
 }
 
-static void dump_all_netns(const struct sockiter *it, int link,
-			   const struct sockiter_prog *prog)
+static int dump_all_netns(const struct sockiter *it, int link,
+			  const struct sockiter_prog *prog, struct kit_err *e)
 {
 	struct sock_netns_list l = { 0 };
-	struct kit_err e;
 	const char *why;
+	int gone = 0;
 	size_t i;
-	int gone;
 
-	if (sock_list_netns(&l, &e))
-		die_err(&e);
-	for (i = 0; i < l.n; i++) {
-		gone = sock_enter_listed_netns(&l.ns[i], &why, &e);
-		if (gone < 0)
-			die_err(&e);
-		if (gone) {
-			if (it->verbose)
-				warn_msg("skipping %s: %s", l.ns[i].path, why);
+	if (sock_list_netns(&l, e))
+		return -1;
+	for (i = 0; i < l.n && gone >= 0; i++) {
+		gone = sock_enter_listed_netns(&l.ns[i], &why, e);
+		if (gone > 0 && it->verbose)
+			kit_note(it->note, "skipping %s: %s", l.ns[i].path,
+				 why);
+		if (gone)
 			continue;
-		}
 		if (it->output != SOCK_OUT_JSON)
 			put_netns_line(l.ns[i].label);
-		dump(it, link, prog, l.ns[i].label, true);
+		if (dump(it, link, prog, l.ns[i].label, true, e) < 0)
+			gone = -1;
 	}
 	free(l.ns);
+	return gone < 0 ? -1 : 0;
 }
 
 /*
@@ -272,21 +245,23 @@ static int kill_summary(const struct sockiter *it, __u64 unlisted)
 	if (!lost && (puts(line) < 0 || sock_fmt_flush()))
 		lost = -1;
 	if (lost) {
-		warn_msg("%s; their list was not written: write error: %s",
-			 line, strerror(errno));
+		kit_note(it->note, "%s; their list was not written: write "
+			 "error: %s", line, strerror(errno));
 		/* Said here, whole: nothing left for exit's stdout check. */
 		__fpurge(stdout);
 		clearerr(stdout);
 	}
 	if (unlisted)
-		warn_msg("%llu of the sockets closed are not listed: their "
-			 "rows did not fit the reads", (unsigned long long)unlisted);
+		kit_note(it->note, "%llu of the sockets closed are not listed: "
+			 "their rows did not fit the reads",
+			 (unsigned long long)unlisted);
 	return stats->refused || unlisted || lost ? 1 : 0;
 }
 
 /* The walks that close: until none skipped any (KILL_PASSES). */
-static void kill_walks(const struct sockiter *it, int link,
-		       const struct sockiter_prog *prog, bool by_kfunc)
+static int kill_walks(const struct sockiter *it, int link,
+		      const struct sockiter_prog *prog, bool by_kfunc,
+		      struct kit_err *e)
 {
 	size_t closed;
 	long reads;
@@ -295,69 +270,75 @@ static void kill_walks(const struct sockiter *it, int link,
 	prog->kill_state->run = (__u64)getpid() << 32 | (__u32)time(NULL);
 	for (pass = 0; pass < KILL_PASSES; pass++) {
 		closed = sock_kill_stats()->closed;
-		reads = dump(it, link, prog, NULL, pass == 0);
+		reads = dump(it, link, prog, NULL, pass == 0, e);
+		if (reads < 0)
+			return -1;
 		if (it->verbose)
-			warn_msg("walk %d: %zu closed, %ld reads", pass + 1,
-				 sock_kill_stats()->closed - closed, reads);
+			kit_note(it->note, "walk %d: %zu closed, %ld reads",
+				 pass + 1, sock_kill_stats()->closed - closed,
+				 reads);
 		if (!by_kfunc || prog->kill_state->exact_resume || reads <= 1 ||
 		    sock_kill_stats()->closed == closed)
 			break;
 	}
+	return 0;
 }
 
 static int kill_sockets(struct sockiter *it,
 			const struct sockiter_loader *loader,
-			const struct sockiter_loader *kill_loader)
+			const struct sockiter_loader *kill_loader,
+			struct kit_err *e)
 {
 	const char *env = getenv(KILL_INET_DIAG);
 	bool force_inet_diag = env && *env;
 	bool by_kfunc = false;
 	struct sockiter_prog prog;
-	struct kit_err e;
-	int link;
+	int link, ret;
 
 	/* A closed pipe fails a write (flush_out()), and ends no kill. */
 	signal(SIGPIPE, SIG_IGN);
-	prepare(it);
+	if (prepare(it, e))
+		return -1;
 	if (!it->dry_run && !force_inet_diag)
 		by_kfunc = !sock_load_prog(it, kill_loader, &prog);
 	if (it->verbose && !it->dry_run)
-		warn_msg("closing %s", by_kfunc ? "with bpf_sock_destroy()" :
-			 force_inet_diag ? "through inet_diag (" KILL_INET_DIAG ")" :
+		kit_note(it->note, "closing %s", by_kfunc ?
+			 "with bpf_sock_destroy()" : force_inet_diag ?
+			 "through inet_diag (" KILL_INET_DIAG ")" :
 			 "through inet_diag (no bpf_sock_destroy())");
-	link = by_kfunc ? sock_attach(it, &prog, &e) : load(it, loader, &prog);
+	link = by_kfunc ? sock_attach(it, &prog, e) :
+			  sock_load(it, loader, &prog, e);
 	if (link < 0)
-		die_err(&e);
-	read_owners(it);
-	enter_named_netns(it);
-	if (!it->dry_run && !by_kfunc && sock_kill_check(it->proto, &e))
-		die_err(&e);
-	kill_walks(it, link, &prog, by_kfunc);
+		return -1;
+	ret = read_owners(it, e) || enter_named_netns(it, e) ||
+	      (!it->dry_run && !by_kfunc && sock_kill_check(it->proto, e)) ||
+	      kill_walks(it, link, &prog, by_kfunc, e) ? -1 : 0;
 	close(link);
-	return kill_summary(it, prog.kill_state->unlisted);
+	return ret ? -1 : kill_summary(it, prog.kill_state->unlisted);
 }
 
 int sockiter_run(struct sockiter *it, const struct sockiter_loader *loader,
-		 const struct sockiter_loader *kill_loader)
+		 const struct sockiter_loader *kill_loader, struct kit_err *e)
 {
 	struct sockiter_prog prog;
-	struct kit_err e;
-	int link;
+	int link, ret;
 
 	if (it->kill)
-		return kill_sockets(it, loader, kill_loader);
-	prepare(it);
-	link = load(it, loader, &prog);
-	read_owners(it);
-	if (it->pin_path) {
-		if (sock_pin(it, link, &e))
-			die_err(&e);
-	} else if (it->all_netns) {
-		dump_all_netns(it, link, &prog);
-	} else {
-		enter_named_netns(it);
-		dump(it, link, &prog, NULL, true);
-	}
+		return kill_sockets(it, loader, kill_loader, e);
+	if (prepare(it, e))
+		return -1;
+	link = sock_load(it, loader, &prog, e);
+	if (link < 0)
+		return -1;
+	if (read_owners(it, e))
+		ret = -1;
+	else if (it->pin_path)
+		ret = sock_pin(it, link, e);
+	else if (it->all_netns)
+		ret = dump_all_netns(it, link, &prog, e);
+	else
+		ret = enter_named_netns(it, e) ||
+		      dump(it, link, &prog, NULL, true, e) < 0 ? -1 : 0;
 	close(link);
-	return 0;
+	return ret;
 }

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tcpiter's and udpiter's runner: the command line parsed, the program
- * loaded, and the walks, kills, pins and output the command line asked
- * for, with the usage text the two applets share.  Errors of the engine
- * below end here: the message printed, the exit status given.
+ * tcpiter's and udpiter's runner: the program loaded, and the walks,
+ * kills, pins and output the command line (sockopt.h) asked for, with
+ * the usage text the two applets share.  Errors are returned; warnings
+ * and -v's lines go to it->note.
  */
 #ifndef SOCKRUN_H
 #define SOCKRUN_H
@@ -54,14 +54,10 @@ PROTO "6 (-6)\n" \
 "  --all           close every socket: kill with no filter (both families,\n" \
 "                  no address, port or uid, no state or -s all) is refused\n"
 
-/* Parses the command line into *it (usage errors exit 2). */
-void sockiter_parse(struct sockiter *it, const struct sockiter_proto *proto,
-		    int argc, char **argv);
-
 /* Loads the program (kill: kill_loader's, if the kernel takes it) and
- * does what the command line asked; returns the exit status (runtime
- * errors exit 1). */
+ * does what the command line asked: the exit status (kill: 1 when
+ * sockets were left), or -1 with *e. */
 int sockiter_run(struct sockiter *it, const struct sockiter_loader *loader,
-		 const struct sockiter_loader *kill_loader);
+		 const struct sockiter_loader *kill_loader, struct kit_err *e);
 
 #endif

@@ -86,11 +86,11 @@ static bool room_to_hold(struct sock_walk *walk, size_t len)
 		fail(walk, "too many rows to hold for sorting");
 		return false;
 	}
-	held = sock_grow(walk->held, &walk->held_cap, walk->held_len + len, 1);
+	held = grow(walk->held, &walk->held_cap, walk->held_len + len, 1);
 	if (held)
 		walk->held = held;
-	rows = sock_grow(walk->rows, &walk->rows_cap, walk->n + 1,
-			 sizeof(*walk->rows));
+	rows = grow(walk->rows, &walk->rows_cap, walk->n + 1,
+		    sizeof(*walk->rows));
 	if (rows)
 		walk->rows = rows;
 	if (!held || !rows)
