@@ -327,7 +327,7 @@ check_netns_stale() {
 	# Suites that run beside this one (tests/run) leave stale entries of
 	# their own in /run/netns: only this one's lines are compared.
 	timeout 5 "$KIT" $APPLET --all-netns -c -v 2>&1 >/dev/null |
-		grep -v -e '^libbpf: ' -e "^$APPLET: skipping /proc/[0-9]*/ns/net: No such file or directory\$" |
+		grep -v -e "^$APPLET: libbpf: " -e "^$APPLET: skipping /proc/[0-9]*/ns/net: No such file or directory\$" |
 		awk -v mine="$APPLET: skipping $STALE" \
 			'!index($0, "skipping /run/netns/") || index($0, mine) == 1' |
 		sort >"$W/err"

@@ -24,11 +24,21 @@
 #include "sock/sockrun.h"
 #include "sock/sockwalk.h"
 
+/* -v: libbpf's lines, each to the applet's note hook. */
+static void (*libbpf_note)(const char *line);
+
 static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
+	char line[1024];
+	int n = vsnprintf(line, sizeof(line), fmt, ap);
+	size_t len = strlen(line);
+
 	(void)level;
-	return vfprintf(stderr, fmt, ap);
+	if (len && line[len - 1] == '\n')
+		line[len - 1] = '\0';
+	libbpf_note(line);
+	return n;
 }
 
 /* What every load needs first. */
@@ -36,7 +46,8 @@ static int prepare(struct sockiter *it, struct kit_err *e)
 {
 	bool hz_guessed;
 
-	libbpf_set_print(it->verbose ? print_libbpf : NULL);
+	libbpf_note = it->note;
+	libbpf_set_print(it->verbose && it->note ? print_libbpf : NULL);
 	if (sock_prepare(it, &hz_guessed, e))
 		return -1;
 	if (hz_guessed && it->verbose)
