@@ -199,7 +199,7 @@ static int mkcpio_main(int argc, char **argv)
 		uname(&u);
 		job.kver = u.release;
 	}
-	if (!mkcpio(&job))
+	if (!boot_mkcpio(&job))
 		return 0;
 	die_err(&job.err);
 }

@@ -85,14 +85,14 @@ static struct led *select_leds(const char *pattern, int *count, bool one)
 
 static int show(const char *pattern, bool json, bool get)
 {
-	bool closest = get && running_kernel_rounds();
+	bool closest = get && led_kernel_rounds();
 	struct kit_err e;
 	int i, n;
 	struct led *leds = select_leds(pattern, &n, get);
 
 	for (i = 0; i < n && get; i++) {
 		leds[i].trig = xcalloc(1, sizeof(struct trig));
-		if (read_trig(&leds[i], leds[i].trig, NULL, &e) < 0)
+		if (led_read_trig(&leds[i], leds[i].trig, NULL, &e) < 0)
 			die_err(&e);
 	}
 	if (json)
@@ -117,13 +117,13 @@ static int show_triggers(const char *pattern, bool json)
 	struct kit_err e;
 
 	for (i = 0; i < n; i++) {
-		if (read_attr(&leds[i], "trigger", line, sizeof(line), &e))
+		if (led_read_attr(&leds[i], "trigger", line, sizeof(line), &e))
 			die_err(&e);
 		if (!json) {
 			printf("%s: %s\n", leds[i].name, line);
 			continue;
 		}
-		count = ledtext_triggers(line, names, 256, &current);
+		count = led_text_triggers(line, names, 256, &current);
 		fputs(i ? ",\n{\"name\":" : "[\n{\"name\":", stdout);
 		json_string(stdout, leds[i].name);
 		fputs(",\"triggers\":[", stdout);
@@ -158,14 +158,14 @@ static int set(const char *pattern, const char *bright_arg,
 }
 
 /* stage config: the file checked, each look's trigger module added. */
-static int print_stage_conf(struct ledstage_conf *conf,
+static int print_stage_conf(struct led_stage_conf *conf,
 			    const enum action action[LEDSTAGE_COUNT])
 {
 	struct kit_err e;
 
-	if (ledstage_add_triggers(conf, action, &e))
+	if (led_stage_add_triggers(conf, action, &e))
 		die("stage: %s", e.msg);
-	ledstage_print(conf, stdout);
+	led_stage_print(conf, stdout);
 	return 0;
 }
 
@@ -180,7 +180,7 @@ static int stage(const char *pattern, int argc, char **argv)
 	char cmdline[4096] = "", chosen[LEDSTAGE_LINE];
 	const char *path = argc == 3 ? argv[2] : LEDSTAGE_CONF;
 	enum action action[LEDSTAGE_COUNT];
-	struct ledstage_conf conf;
+	struct led_stage_conf conf;
 	int id, n, nleds;
 	struct request req;
 	struct kit_err e;
@@ -188,20 +188,20 @@ static int stage(const char *pattern, int argc, char **argv)
 	if (argc < 2 || argc > 3)
 		die_usage("stage takes STAGE [FILE] or config [FILE]");
 	check_l(pattern);
-	if (ledstage_read(&conf, path, action, &e))
+	if (led_stage_read(&conf, path, action, &e))
 		die("stage: %s", e.msg);
 	if (pattern)
 		snprintf(conf.led, sizeof(conf.led), "%s", pattern);
 	if (!strcmp(argv[1], "config"))
 		return print_stage_conf(&conf, action);
-	id = ledstage_find(argv[1]);
+	id = led_stage_find(argv[1]);
 	if (id < 0)
 		die_usage("stage: unknown stage '%s': started, waiting, "
 			  "mounted, failed or config", argv[1]);
 	/* Its look was checked as the file was read. */
-	n = ledstage_request(&conf, id, path, copy, args, &req, &e);
+	n = led_stage_request(&conf, id, path, copy, args, &req, &e);
 	read_text("/proc/cmdline", cmdline, sizeof(cmdline));
-	pattern = ledstage_led(&conf, cmdline, chosen, sizeof(chosen));
+	pattern = led_stage_led(&conf, cmdline, chosen, sizeof(chosen));
 	if (!pattern)
 		return 0;
 	/* -l's and led='s were checked: it is kit.led='s. */

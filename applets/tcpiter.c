@@ -81,7 +81,7 @@ int tcpiter_main(int argc, char **argv)
 		help_exit();
 	it.note = warn_line;
 	if (!status)
-		status = sockiter_run(&it, it.config.want_info ||
+		status = sock_run(&it, it.config.want_info ||
 				      it.config.mode == SOCK_MODE_TEXT ?
 				      &tcpiter_loader : &tcpiter_lean_loader,
 				      &tcpkill_loader, &e);

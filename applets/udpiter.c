@@ -70,7 +70,7 @@ int udpiter_main(int argc, char **argv)
 		help_exit();
 	it.note = warn_line;
 	if (!status)
-		status = sockiter_run(&it, &udpiter_loader, &udpkill_loader,
+		status = sock_run(&it, &udpiter_loader, &udpkill_loader,
 				      &e);
 	if (status < 0)
 		die_err(&e);

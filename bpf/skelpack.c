@@ -131,7 +131,7 @@ static size_t pack_inline(size_t i, int serial)
 
 	put_blob(serial);
 	*strrchr(statement, '(') = 0;
-	printf("%s(void *)bpf_blob_get(&blob%d);\n", statement, serial);
+	printf("%s(void *)sock_bpf_blob(&blob%d);\n", statement, serial);
 	return next;
 }
 
@@ -190,7 +190,7 @@ static void put_line(const char *line)
 				break;
 			}
 			if ((n = names(line, "void *)", packed[k].name))) {
-				printf("void *)bpf_blob_get(&blob%d)",
+				printf("void *)sock_bpf_blob(&blob%d)",
 				       packed[k].serial);
 				break;
 			}

@@ -115,7 +115,7 @@ static struct blkspans spans_of_dev(unsigned int maj, unsigned int min,
 	struct stat st = { .st_mode = S_IFBLK, .st_rdev = makedev(maj, min) };
 	struct blkspans spans = { .span = NULL };
 
-	*ret = blkspans_of(&spans, &st, "given");
+	*ret = rd_blkspans_of(&spans, &st, "given");
 	return spans;
 }
 
@@ -125,7 +125,7 @@ static bool overlap(const struct blkspans *a, const struct blkspans *b,
 	const struct blkspan *sa, *sb;
 	uint64_t start, end;
 
-	return blkspans_overlap(a, b, &sa, &sb, &start, &end) &&
+	return rd_blkspans_overlap(a, b, &sa, &sb, &start, &end) &&
 	       start == want_start && end == want_end;
 }
 
@@ -134,7 +134,7 @@ static bool apart(const struct blkspans *a, const struct blkspans *b)
 	const struct blkspan *sa, *sb;
 	uint64_t start, end;
 
-	return !blkspans_overlap(a, b, &sa, &sb, &start, &end);
+	return !rd_blkspans_overlap(a, b, &sa, &sb, &start, &end);
 }
 
 static void check_partitions(void)
@@ -162,10 +162,10 @@ static void check_partitions(void)
 	      !r2 && apart(&p1, &p2));
 	check("a stacked device over partition 2 holds it whole",
 	      !rm && overlap(&md, &p2, 2097152, 3145728) && apart(&md, &p1));
-	blkspans_free(&p1);
-	blkspans_free(&p2);
-	blkspans_free(&disk);
-	blkspans_free(&md);
+	rd_blkspans_free(&p1);
+	rd_blkspans_free(&p2);
+	rd_blkspans_free(&disk);
+	rd_blkspans_free(&md);
 }
 
 /* Whether the spans of device MAJ:MIN fail with an error holding TEXT. */
@@ -175,7 +175,7 @@ static bool fails_with(unsigned int maj, unsigned int min, const char *text)
 	struct blkspans spans = spans_of_dev(maj, min, &ret);
 	bool ok = ret && strstr(spans.err.msg, text);
 
-	blkspans_free(&spans);
+	rd_blkspans_free(&spans);
 	return ok;
 }
 
@@ -199,15 +199,15 @@ static void check_files(void)
 
 	c.st_ino = 8;
 	check("files: spans found",
-	      !blkspans_of(&sa, &a, "a") && !blkspans_of(&sb, &b, "b") &&
-	      !blkspans_of(&sc, &c, "c") && !blkspans_of(&schr, &chr, "chr"));
+	      !rd_blkspans_of(&sa, &a, "a") && !rd_blkspans_of(&sb, &b, "b") &&
+	      !rd_blkspans_of(&sc, &c, "c") && !rd_blkspans_of(&schr, &chr, "chr"));
 	check("one file under two names: all of it shared",
 	      overlap(&sa, &sb, 0, UINT64_MAX));
 	check("two files of one filesystem share nothing", apart(&sa, &sc));
 	check("a character device holds no storage", !schr.count);
-	blkspans_free(&sa);
-	blkspans_free(&sb);
-	blkspans_free(&sc);
+	rd_blkspans_free(&sa);
+	rd_blkspans_free(&sb);
+	rd_blkspans_free(&sc);
 }
 
 int main(void)

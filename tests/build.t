@@ -55,6 +55,37 @@ else
 		"$(cat "$tmp/version-next-commit.log" "$tmp/version-unknown.log")"
 fi
 
+# Names say whose they are: every symbol an engine (a folder of applets/
+# but core) exports starts with its folder's name and "_", and something
+# else calls it: another object of kit, or a unit test (tests/*.c).  A
+# function one file uses is static.
+name="build: each engine's exports carry its prefix, and are used elsewhere"
+bad=
+find "$tmp/os/" -name '*.o' -exec nm -A -u {} + >"$tmp/undefined"
+for src in applets/*/*.c; do
+	engine=${src#applets/}
+	engine=${engine%%/*}
+	obj=$tmp/os/${src#applets/}
+	obj=${obj%.c}.o
+	[ "$engine" = core ] && continue
+	for sym in $(nm -g --defined-only "$obj" | awk 'NF == 3 { print $3 }'); do
+		case $sym in
+		"${engine}_"*) ;;
+		*) bad="$bad $sym (no ${engine}_ prefix)"; continue ;;
+		esac
+		awk -v sym="$sym" -v own="$obj:" \
+			'$NF == sym && $1 != own { found = 1 } END { exit !found }' \
+			"$tmp/undefined" ||
+			grep -qw "$sym" "$TESTS"/*.c "$TESTS"/*.h ||
+			bad="$bad $sym (used in ${src#applets/} alone)"
+	done
+done
+if [ -z "$bad" ] && [ -s "$tmp/undefined" ]; then
+	pass "$name"
+else
+	fail "$name" "${bad:-no objects in $tmp/os}"
+fi
+
 # A header the compiler cannot take stands for a -dev package missing.
 mkdir "$tmp/inc"
 echo '#error not installed' >"$tmp/inc/zstd.h"
@@ -171,7 +202,7 @@ else
 	unpacked=$(for h in "$tmp"/bpftool75/*skel.h; do
 		want=1
 		case $h in *.lskel.h) want=2 ;; esac
-		[ "$(grep -c 'bpf_blob_get(&blob' "$h")" = "$want" ] ||
+		[ "$(grep -c 'sock_bpf_blob(&blob' "$h")" = "$want" ] ||
 			echo "$h: not $want objects packed"
 	done)
 	if [ -z "$unpacked" ] &&

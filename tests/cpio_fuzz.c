@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: initrd's cpio_end() (applets/boot/cpioend.c), where /init
+ * libFuzzer target: initrd's boot_cpio_end() (applets/boot/cpioend.c), where /init
  * finds the image after the initrd's leading newc archives, on any
  * bytes in a memory file.  A crash, a sanitizer report, a hang, or an
- * end that breaks what cpio_end() promises is a bug: the end is 0, the
+ * end that breaks what boot_cpio_end() promises is a bug: the end is 0, the
  * input's size, or a 4-byte boundary inside it, after at least one header
  * (NULs may come first), where no further archive starts after NULs.
  *
@@ -31,7 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (ftruncate(fd, 0) || (size && pwrite(fd, data, size, 0) != (ssize_t)size))
 		abort();
-	end = cpio_end(fd);
+	end = boot_cpio_end(fd);
 	if (end < 0 || (size_t)end > size)
 		abort();
 	while (first < size && !data[first])

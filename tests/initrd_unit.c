@@ -28,14 +28,14 @@ static void note_line(const char *line)
 	snprintf(noted, noted_size, "%s", line);
 }
 
-/* parse_cmdline() into b, what it notes (a warning) in said. */
+/* boot_parse_cmdline() into b, what it notes (a warning) in said. */
 static void parse_saying(struct boot *b, const char *line, char *said,
 			 size_t size)
 {
 	noted = said, noted_size = size;
 	said[0] = '\0';
 	b->note = note_line;
-	parse_cmdline(b, line);
+	boot_parse_cmdline(b, line);
 }
 
 static void test_cmdline(void)
@@ -45,7 +45,7 @@ static void test_cmdline(void)
 	struct boot b = { .rw = false };
 
 	setenv("KIT_OSRELEASE", "6.12.0", 1);
-	parse_cmdline(&b, "BOOT_IMAGE=/vmlinuz root=/dev/vda rootfstype=ext4 "
+	boot_parse_cmdline(&b, "BOOT_IMAGE=/vmlinuz root=/dev/vda rootfstype=ext4 "
 		      "rootflags=\"data=journal,errors=remount-ro\" rw quiet "
 		      "rootwait=5 rootdelay=2 init=/sbin/myinit ramdisk_start=37 "
 		      "kit.image=/dev/vdb,/dev/vdc kit.shell=/bin/ash kit.prompt "
@@ -65,7 +65,7 @@ static void test_cmdline(void)
 	check("kit.shell=", b.shell && !strcmp(b.shell, "/bin/ash"));
 	check("kit.prompt", b.prompt);
 	check("nothing after -- is read (noinitrd)", !b.noinitrd);
-	parse_cmdline(&b, "kit.shell");
+	boot_parse_cmdline(&b, "kit.shell");
 	check("kit.shell alone: the first /bin/sh found", b.shell && !*b.shell);
 
 	memset(&b, 0, sizeof(b));
@@ -138,7 +138,7 @@ static void test_rootwait(void)
 static void wait_root_hung(int sig)
 {
 	(void)sig;
-	check("wait_root: gave up in time (no hang)", false);
+	check("boot_wait_root: gave up in time (no hang)", false);
 	_exit(1);
 }
 
@@ -152,21 +152,21 @@ static void test_wait_root(void)
 
 	signal(SIGALRM, wait_root_hung);
 	alarm(10);
-	t0 = now();
+	t0 = boot_now();
 	check("no rootwait: a missing device is not found",
-	      !wait_root(&b, &dev));
+	      !boot_wait_root(&b, &dev));
 	check("no rootwait: given up after the probe's grace, no more",
-	      now() - t0 < ROOT_PROBE_S + 1);
+	      boot_now() - t0 < ROOT_PROBE_S + 1);
 	b.root_wait = 1;
-	t0 = now();
+	t0 = boot_now();
 	check("rootwait=1: a missing device is not found",
-	      !wait_root(&b, &dev));
-	check("rootwait=1: given up after 1 s", now() - t0 >= 1 &&
-	      now() - t0 < 2);
+	      !boot_wait_root(&b, &dev));
+	check("rootwait=1: given up after 1 s", boot_now() - t0 >= 1 &&
+	      boot_now() - t0 < 2);
 	b.root = "1:0";
 	b.root_wait = -1;
 	check("rootwait: a device that is there is not waited for",
-	      wait_root(&b, &dev) && dev == RAM0);
+	      boot_wait_root(&b, &dev) && dev == RAM0);
 	alarm(0);
 }
 
@@ -175,7 +175,7 @@ static void test_cmdline_kernel(void)
 {
 	struct boot b = { .rw = false };
 
-	parse_cmdline(&b, "root=/dev/vda\rrootfstype=ext4\vrw\finit=/a"
+	boot_parse_cmdline(&b, "root=/dev/vda\rrootfstype=ext4\vrw\finit=/a"
 		      "\xa0rootflags=x");
 	check("\\r \\v \\f and 0xa0 split words, as the kernel's isspace()",
 	      b.root && !strcmp(b.root, "/dev/vda") && b.rootfstype &&
@@ -183,24 +183,24 @@ static void test_cmdline_kernel(void)
 	      !strcmp(b.init, "/a") && b.rootflags && !strcmp(b.rootflags, "x"));
 
 	memset(&b, 0, sizeof(b));
-	parse_cmdline(&b, "rw=0 ro=1");
+	boot_parse_cmdline(&b, "rw=0 ro=1");
 	check("ro=1 is not ro (readonly(): no value)", !b.rw);
 	b.rw = true;
-	parse_cmdline(&b, "ro=1");
+	boot_parse_cmdline(&b, "ro=1");
 	check("ro=1 leaves rw", b.rw);
 	b.rw = false;
-	parse_cmdline(&b, "rw=1");
+	boot_parse_cmdline(&b, "rw=1");
 	check("rw=1 is not rw (readwrite(): no value)", !b.rw);
 
 	memset(&b, 0, sizeof(b));
-	parse_cmdline(&b, "root=/dev/vda root=");
+	boot_parse_cmdline(&b, "root=/dev/vda root=");
 	check("an empty root= is none, as prepare_namespace() reads it",
 	      !b.root);
-	parse_cmdline(&b, "root=\"\"");
+	boot_parse_cmdline(&b, "root=\"\"");
 	check("root=\"\" is none too", !b.root);
 
 	memset(&b, 0, sizeof(b));
-	parse_cmdline(&b, "root=/dev/\"vda\" kit.shell=\"/bin/sh\"x "
+	boot_parse_cmdline(&b, "root=/dev/\"vda\" kit.shell=\"/bin/sh\"x "
 		      "rootflags=a\"b c\"d init=/sbin/init\"");
 	check("quotes inside a value stay, as next_arg() leaves them",
 	      b.root && !strcmp(b.root, "/dev/\"vda\"") &&
@@ -209,29 +209,29 @@ static void test_cmdline_kernel(void)
 	      b.rootflags && !strcmp(b.rootflags, "a\"b c\"d"));
 }
 
-/* copy_after_cpio: the bytes after the archive at path (end long), and
+/* boot_copy_after_cpio: the bytes after the archive at path (end long), and
  * nothing when nothing follows or there is no archive. */
 static void test_copy_after(const char *path, off_t end)
 {
 	char dst[] = "/tmp/initrd_unit_image.XXXXXX", buf[16] = "";
 	int fd = mkstemp(dst), in;
 
-	check("copy_after_cpio: what follows the cpio, alone",
-	      copy_after_cpio(path, dst) &&
+	check("boot_copy_after_cpio: what follows the cpio, alone",
+	      boot_copy_after_cpio(path, dst) &&
 	      read_text(dst, buf, sizeof(buf)) == 5 && !strcmp(buf, "IMAGE"));
 	in = open(path, O_RDWR);
 	ftruncate(in, end);
-	check("copy_after_cpio: nothing after the cpio, no copy",
-	      !copy_after_cpio(path, dst));
+	check("boot_copy_after_cpio: nothing after the cpio, no copy",
+	      !boot_copy_after_cpio(path, dst));
 	pwrite(in, "junk..", 6, 0);
-	check("copy_after_cpio: no cpio, no copy", !copy_after_cpio(path, dst));
+	check("boot_copy_after_cpio: no cpio, no copy", !boot_copy_after_cpio(path, dst));
 	pwrite(in, "070701", 6, 0);
 	close(in);
 	close(fd);
 	unlink(dst);
 }
 
-/* part_uuid() of an MBR disk and a GPT disk, 4096-byte blocks, made in a
+/* boot_part_uuid() of an MBR disk and a GPT disk, 4096-byte blocks, made in a
  * file: the forms the kernel's parsers give. */
 static void test_part_uuid(void)
 {
@@ -246,7 +246,7 @@ static void test_part_uuid(void)
 	s[510] = 0x55, s[511] = 0xaa;
 	pwrite(fd, s, sizeof(s), 0);
 	check("MBR: the disk's signature and the number in hex",
-	      part_uuid(path, 512, 10, uuid) && !strcmp(uuid, "4b495421-0a"));
+	      boot_part_uuid(path, 512, 10, uuid) && !strcmp(uuid, "4b495421-0a"));
 	s[446 + 16 + 4] = 0xee;		/* a protective MBR, in entry 2 */
 	pwrite(fd, s, sizeof(s), 0);
 	memcpy(hdr, "EFI PART", 8);
@@ -257,17 +257,17 @@ static void test_part_uuid(void)
 	memcpy(e + 16, guid, 16);
 	pwrite(fd, e, sizeof(e), 2 * 4096 + 2 * 256);
 	check("GPT: entry 3's unique GUID, mixed-endian as the kernel prints it",
-	      part_uuid(path, 4096, 3, uuid) &&
+	      boot_part_uuid(path, 4096, 3, uuid) &&
 	      !strcmp(uuid, "5d1e0c2a-1b7f-4c3e-9a55-6b2f4e8d9c10"));
-	check("GPT: no partition 5 of 4", !part_uuid(path, 4096, 5, uuid));
+	check("GPT: no partition 5 of 4", !boot_part_uuid(path, 4096, 5, uuid));
 	s[510] = 0;
 	pwrite(fd, s, sizeof(s), 0);
-	check("no 55 aa: no partition table", !part_uuid(path, 512, 1, uuid));
+	check("no 55 aa: no partition table", !boot_part_uuid(path, 512, 1, uuid));
 	close(fd);
 	unlink(path);
 }
 
-/* An archive with two files, then other data: cpio_end finds its end. */
+/* An archive with two files, then other data: boot_cpio_end finds its end. */
 static void test_cpio(void)
 {
 	char path[] = "/tmp/initrd_unit.XXXXXX", after[] = "IMAGE";
@@ -277,21 +277,21 @@ static void test_cpio(void)
 	off_t end;
 
 	c.fd = mkstemp(path);
-	cpio_data(&c, "a", S_IFREG | 0644, "x", 1);
-	cpio_header(&c, "dev/console", S_IFCHR | 0600, makedev(5, 1), 0);
-	cpio_data(&c, "TRAILER!!!", 0, NULL, 0);
+	boot_cpio_data(&c, "a", S_IFREG | 0644, "x", 1);
+	boot_cpio_header(&c, "dev/console", S_IFCHR | 0600, makedev(5, 1), 0);
+	boot_cpio_data(&c, "TRAILER!!!", 0, NULL, 0);
 	end = c.offset;
 	check("the archive is padded to 4 bytes", end % 4 == 0);
 	write_all(c.fd, after, 5);
-	check("cpio_end: the end of the trailer", cpio_end(c.fd) == end);
+	check("boot_cpio_end: the end of the trailer", boot_cpio_end(c.fd) == end);
 	check("what follows starts there",
 	      pread(c.fd, buf, 5, end) == 5 && !memcmp(buf, "IMAGE", 5));
 	test_copy_after(path, end);
 	pwrite(c.fd, "070702", 6, 0);
-	check("another magic is no newc cpio", cpio_end(c.fd) == 0);
+	check("another magic is no newc cpio", boot_cpio_end(c.fd) == 0);
 	pwrite(c.fd, "070701", 6, 0);
 	ftruncate(c.fd, end - 4);
-	check("a cut trailer is no cpio", cpio_end(c.fd) == 0);
+	check("a cut trailer is no cpio", boot_cpio_end(c.fd) == 0);
 	close(c.fd);
 	unlink(path);
 }
@@ -304,12 +304,12 @@ static void test_cpio_errors(void)
 	struct cpio c = { .fd = -1, .path = "OUT", .err = &err };
 	struct stat st;
 
-	check("cpio_data: a write error is returned",
-	      cpio_data(&c, "a", S_IFREG | 0644, "x", 1) == -1 &&
+	check("boot_cpio_data: a write error is returned",
+	      boot_cpio_data(&c, "a", S_IFREG | 0644, "x", 1) == -1 &&
 	      err.status == EXIT_RUNTIME &&
 	      !strcmp(err.msg, "write error on OUT: Bad file descriptor"));
-	check("cpio_header: more than a newc entry holds is returned",
-	      cpio_header(&c, "big", S_IFREG | 0644, 0,
+	check("boot_cpio_header: more than a newc entry holds is returned",
+	      boot_cpio_header(&c, "big", S_IFREG | 0644, 0,
 			  CPIO_FILE_MAX + 1) == -1 &&
 	      !strcmp(err.msg, "big: 4294967296 bytes is more than a newc "
 		      "cpio can hold"));
@@ -322,7 +322,7 @@ static void test_cpio_errors(void)
 /*
  * An early microcode archive as the distributions make it (GNU cpio -H
  * newc: padded with NULs to 512 bytes), then kit's wrapper and the image:
- * cpio_end() walks both archives and the NULs between, as
+ * boot_cpio_end() walks both archives and the NULs between, as
  * unpack_to_rootfs() does, and leaves the image its own.
  */
 static void test_cpio_chain(void)
@@ -348,38 +348,38 @@ static void test_cpio_chain(void)
 	}
 	ucode = st.st_size;
 	c.fd = open(path, O_RDWR | O_APPEND);
-	check("cpio_end: a microcode archive alone, 512-padded, is all cpio",
-	      ucode % 512 == 0 && cpio_end(c.fd) == ucode);
+	check("boot_cpio_end: a microcode archive alone, 512-padded, is all cpio",
+	      ucode % 512 == 0 && boot_cpio_end(c.fd) == ucode);
 	c.offset = ucode;
-	cpio_data(&c, "init", S_IFREG | 0755, "kit", 3);
-	cpio_data(&c, "TRAILER!!!", 0, NULL, 0);
+	boot_cpio_data(&c, "init", S_IFREG | 0755, "kit", 3);
+	boot_cpio_data(&c, "TRAILER!!!", 0, NULL, 0);
 	wrapper = c.offset;
 	write_all(c.fd, "\x1f\x8bIMAGE", 7);
-	check("cpio_end: microcode, the wrapper: the image's offset",
-	      cpio_end(c.fd) == wrapper);
+	check("boot_cpio_end: microcode, the wrapper: the image's offset",
+	      boot_cpio_end(c.fd) == wrapper);
 	ftruncate(c.fd, wrapper);
 	write_all(c.fd, "\0\0\0\0\0\0\0\0\x53\xef", 10);
-	check("cpio_end: NULs after the last archive are the image's (a raw "
-	      "ext2's boot block)", cpio_end(c.fd) == wrapper);
+	check("boot_cpio_end: NULs after the last archive are the image's (a raw "
+	      "ext2's boot block)", boot_cpio_end(c.fd) == wrapper);
 	ftruncate(c.fd, wrapper + 8);
-	check("cpio_end: only NULs after the archives: nothing follows",
-	      cpio_end(c.fd) == wrapper + 8);
+	check("boot_cpio_end: only NULs after the archives: nothing follows",
+	      boot_cpio_end(c.fd) == wrapper + 8);
 	write_all(c.fd, "\x53", 1);
-	check("cpio_end: NULs, then one byte: the NULs are the image's",
-	      cpio_end(c.fd) == wrapper);
+	check("boot_cpio_end: NULs, then one byte: the NULs are the image's",
+	      boot_cpio_end(c.fd) == wrapper);
 	ftruncate(c.fd, wrapper);
 	write_all(c.fd, "0", 1);
-	check("cpio_end: one '0' after the archives: a header cut short",
-	      cpio_end(c.fd) == 0);
+	check("boot_cpio_end: one '0' after the archives: a header cut short",
+	      boot_cpio_end(c.fd) == 0);
 	ftruncate(c.fd, wrapper);
-	check("cpio_end: microcode and the wrapper, nothing after: all cpio",
-	      cpio_end(c.fd) == wrapper);
+	check("boot_cpio_end: microcode and the wrapper, nothing after: all cpio",
+	      boot_cpio_end(c.fd) == wrapper);
 	pwrite(c.fd, "0X", 2, ucode);
-	check("cpio_end: a second archive that is no newc: none",
-	      cpio_end(c.fd) == 0);
+	check("boot_cpio_end: a second archive that is no newc: none",
+	      boot_cpio_end(c.fd) == 0);
 	ftruncate(c.fd, 0);
 	write_all(c.fd, "\0\0\0\0\x1f\x8bIMAGE", 11);
-	check("cpio_end: NULs, then no archive: none", cpio_end(c.fd) == 0);
+	check("boot_cpio_end: NULs, then no archive: none", boot_cpio_end(c.fd) == 0);
 	close(c.fd);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
 	system(cmd);
@@ -397,7 +397,7 @@ static int shell(const char *fmt, ...)
 	return system(cmd);
 }
 
-/* ext_matches() on images mke2fs made, in files: UUID= in any case, and
+/* boot_ext_matches() on images mke2fs made, in files: UUID= in any case, and
  * LABEL= whole, up to ext4's longest, 16 bytes with no NUL after. */
 static void test_ext_matches(void)
 {
@@ -408,27 +408,27 @@ static void test_ext_matches(void)
 
 	close(mkstemp(path));
 	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++) {
-		snprintf(name, sizeof(name), "ext_matches: a %s image",
+		snprintf(name, sizeof(name), "boot_ext_matches: a %s image",
 			 types[i]);
 		if (shell("mke2fs -q -F -t %s -L kitlabel-16chars -U %s %s 4096 "
 			  ">/dev/null 2>&1", types[i], uuid, path)) {
 			check(name, false);
 			continue;
 		}
-		check(name, ext_matches(path, "LABEL=kitlabel-16chars") &&
-		      ext_matches(path, "UUID=5D1E0C2A-1B7F-4C3E-9A55-6B2F4E8D9C10"));
-		snprintf(name, sizeof(name), "ext_matches: %s: a label's "
+		check(name, boot_ext_matches(path, "LABEL=kitlabel-16chars") &&
+		      boot_ext_matches(path, "UUID=5D1E0C2A-1B7F-4C3E-9A55-6B2F4E8D9C10"));
+		snprintf(name, sizeof(name), "boot_ext_matches: %s: a label's "
 			 "prefix, a longer label, another UUID: no", types[i]);
-		check(name, !ext_matches(path, "LABEL=kitlabel-16char") &&
-		      !ext_matches(path, "LABEL=kitlabel-16charsx") &&
-		      !ext_matches(path, "LABEL=") &&
-		      !ext_matches(path, "UUID=5d1e0c2a-1b7f-4c3e-9a55-6b2f4e8d9c11"));
+		check(name, !boot_ext_matches(path, "LABEL=kitlabel-16char") &&
+		      !boot_ext_matches(path, "LABEL=kitlabel-16charsx") &&
+		      !boot_ext_matches(path, "LABEL=") &&
+		      !boot_ext_matches(path, "UUID=5d1e0c2a-1b7f-4c3e-9a55-6b2f4e8d9c11"));
 	}
 	shell("mke2fs -q -F -t ext4 -L short %s 4096 >/dev/null 2>&1", path);
-	check("ext_matches: a short label, whole",
-	      ext_matches(path, "LABEL=short") && !ext_matches(path, "LABEL=shor"));
+	check("boot_ext_matches: a short label, whole",
+	      boot_ext_matches(path, "LABEL=short") && !boot_ext_matches(path, "LABEL=shor"));
 	shell("mkfs.minix %s >/dev/null 2>&1", path);
-	check("ext_matches: not ext: no", !ext_matches(path, "LABEL="));
+	check("boot_ext_matches: not ext: no", !boot_ext_matches(path, "LABEL="));
 	unlink(path);
 }
 
@@ -468,22 +468,22 @@ static void test_partuuid_loop(void)
 	if (read_text(part, buf, sizeof(buf)) > 0)
 		p2 = makedev(atoi(buf), atoi(strchr(buf, ':') + 1));
 	check("PARTUUID=: the whole UUID, another case",
-	      root_device("PARTUUID=7A1C93E2-0B4D-4F6E-8A2C-91D3E5F7A0B1",
+	      boot_root_device("PARTUUID=7A1C93E2-0B4D-4F6E-8A2C-91D3E5F7A0B1",
 			  &dev) && dev == p1 && p1);
 	check("PARTUUID=: a prefix, as the kernel's strncasecmp of its length",
-	      root_device("PARTUUID=7a1c93e2-0b4d-4f6e-8a2c", &dev) &&
+	      boot_root_device("PARTUUID=7a1c93e2-0b4d-4f6e-8a2c", &dev) &&
 	      dev == p1);
 	check("PARTUUID=/PARTNROFF=1: the next partition",
-	      root_device("PARTUUID=7a1c93e2-0b4d-4f6e-8a2c-91d3e5f7a0b1"
+	      boot_root_device("PARTUUID=7a1c93e2-0b4d-4f6e-8a2c-91d3e5f7a0b1"
 			  "/PARTNROFF=1", &dev) && dev == p2 && p2);
 	check("PARTUUID=: longer than the UUID, or junk after the slash, "
 	      "or empty: none",
-	      !root_device("PARTUUID=7a1c93e2-0b4d-4f6e-8a2c-91d3e5f7a0b1a",
+	      !boot_root_device("PARTUUID=7a1c93e2-0b4d-4f6e-8a2c-91d3e5f7a0b1a",
 			   &dev) &&
-	      !root_device("PARTUUID=7a1c93e2/PARTNROFF=1x", &dev) &&
-	      !root_device("PARTUUID=7a1c93e2/junk", &dev) &&
-	      !root_device("PARTUUID=", &dev) &&
-	      !root_device("PARTUUID=/PARTNROFF=1", &dev));
+	      !boot_root_device("PARTUUID=7a1c93e2/PARTNROFF=1x", &dev) &&
+	      !boot_root_device("PARTUUID=7a1c93e2/junk", &dev) &&
+	      !boot_root_device("PARTUUID=", &dev) &&
+	      !boot_root_device("PARTUUID=/PARTNROFF=1", &dev));
 	shell("losetup -d %s", loop);
 out:
 	unlink(path);
@@ -495,10 +495,10 @@ static unsigned int linuxrc_saw, linuxrc_writes;
 static int fake_linuxrc(const struct boot *b, struct kit_err *e)
 {
 	(void)b, (void)e;
-	if (real_root_dev(&linuxrc_saw, false))
+	if (boot_real_root_dev(&linuxrc_saw, false))
 		linuxrc_saw = ~0U;
 	if (linuxrc_writes)
-		real_root_dev(&linuxrc_writes, true);
+		boot_real_root_dev(&linuxrc_writes, true);
 	return 0;
 }
 
@@ -518,33 +518,33 @@ static void test_real_root_dev(void)
 	dev_t dev = 0;
 
 	check("a /linuxrc that cannot run is an error, not a choice",
-	      linuxrc_chose_root(&b, &dev, &e, failed_linuxrc) == -1 &&
+	      boot_linuxrc_chose_root(&b, &dev, &e, failed_linuxrc) == -1 &&
 	      !strcmp(e.msg, "linuxrc: failed"));
-	if (real_root_dev(&saved, false)) {
+	if (boot_real_root_dev(&saved, false)) {
 		check("no real-root-dev (7.0+): /linuxrc cannot choose",
-		      !linuxrc_chose_root(&b, &dev, &e, fake_linuxrc));
+		      !boot_linuxrc_chose_root(&b, &dev, &e, fake_linuxrc));
 		return;
 	}
 	linuxrc_writes = 0;
 	check("real-root-dev: /linuxrc that writes nothing chose nothing",
-	      !linuxrc_chose_root(&b, &dev, &e, fake_linuxrc));
+	      !boot_linuxrc_chose_root(&b, &dev, &e, fake_linuxrc));
 	check("real-root-dev holds root= (8:1) while /linuxrc runs",
 	      linuxrc_saw == 0x801);
 	linuxrc_writes = 0x100;
 	check("real-root-dev: /linuxrc that writes 0x100 chose the RAM disk",
-	      linuxrc_chose_root(&b, &dev, &e, fake_linuxrc) && dev == RAM0);
+	      boot_linuxrc_chose_root(&b, &dev, &e, fake_linuxrc) && dev == RAM0);
 	linuxrc_writes = 0x10302;
 	check("real-root-dev: /linuxrc that writes 259:2 chose it",
-	      linuxrc_chose_root(&b, &dev, &e, fake_linuxrc) &&
+	      boot_linuxrc_chose_root(&b, &dev, &e, fake_linuxrc) &&
 	      dev == makedev(259, 2));
-	linuxrc_writes = encode_dev(makedev(259, 300));
+	linuxrc_writes = boot_encode_dev(makedev(259, 300));
 	check("real-root-dev: /linuxrc that writes 259:300 chose it",
-	      linuxrc_chose_root(&b, &dev, &e, fake_linuxrc) == 1 &&
+	      boot_linuxrc_chose_root(&b, &dev, &e, fake_linuxrc) == 1 &&
 	      dev == makedev(259, 300));
 	linuxrc_writes = 0x801;
 	check("real-root-dev: /linuxrc that writes root= again chose nothing",
-	      !linuxrc_chose_root(&b, &dev, &e, fake_linuxrc));
-	real_root_dev(&saved, true);
+	      !boot_linuxrc_chose_root(&b, &dev, &e, fake_linuxrc));
+	boot_real_root_dev(&saved, true);
 }
 
 static void test_names(void)
@@ -552,15 +552,15 @@ static void test_names(void)
 	char name[64];
 	const char *p = "kernel/fs/ext4/ext4.ko.xz";
 
-	module_name(p, strlen(p), name, sizeof(name));
-	check("module_name: ext4.ko.xz is ext4", !strcmp(name, "ext4"));
+	boot_module_name(p, strlen(p), name, sizeof(name));
+	check("boot_module_name: ext4.ko.xz is ext4", !strcmp(name, "ext4"));
 	p = "kernel/drivers/virtio/virtio-ring.ko";
-	module_name(p, strlen(p), name, sizeof(name));
-	check("module_name: dashes are underscores",
+	boot_module_name(p, strlen(p), name, sizeof(name));
+	check("boot_module_name: dashes are underscores",
 	      !strcmp(name, "virtio_ring"));
 	p = "kernel/lib/zstd/zstd_decompress.ko.zst: kernel/x.ko";
-	module_name(p, strcspn(p, ":"), name, sizeof(name));
-	check("module_name: up to the colon", !strcmp(name, "zstd_decompress"));
+	boot_module_name(p, strcspn(p, ":"), name, sizeof(name));
+	check("boot_module_name: up to the colon", !strcmp(name, "zstd_decompress"));
 }
 
 /* mkcpio compares /init's machine with the modules': e_machine from
@@ -575,26 +575,26 @@ static void test_elf_machine(void)
 	int fd = open("/proc/self/exe", O_RDONLY);
 
 	h[18] = EM_AARCH64;
-	check("elf_machine: a little-endian ELF64 header's e_machine",
-	      elf_machine(h, sizeof(h)) == EM_AARCH64);
+	check("boot_elf_machine: a little-endian ELF64 header's e_machine",
+	      boot_elf_machine(h, sizeof(h)) == EM_AARCH64);
 	h[EI_CLASS] = ELFCLASS32;
 	h[EI_DATA] = ELFDATA2MSB;
 	h[18] = 0;
 	h[19] = EM_ARM;
-	check("elf_machine: a big-endian ELF32 header's e_machine",
-	      elf_machine(h, sizeof(Elf32_Ehdr)) == EM_ARM);
-	check("elf_machine: less than a header is no machine",
-	      elf_machine(h, sizeof(Elf32_Ehdr) - 1) == 0);
+	check("boot_elf_machine: a big-endian ELF32 header's e_machine",
+	      boot_elf_machine(h, sizeof(Elf32_Ehdr)) == EM_ARM);
+	check("boot_elf_machine: less than a header is no machine",
+	      boot_elf_machine(h, sizeof(Elf32_Ehdr) - 1) == 0);
 	h[0] = '#';
-	check("elf_machine: a script is no machine",
-	      elf_machine(h, sizeof(h)) == 0);
-	check("elf_machine: this program is one kit builds for",
+	check("boot_elf_machine: a script is no machine",
+	      boot_elf_machine(h, sizeof(h)) == 0);
+	check("boot_elf_machine: this program is one kit builds for",
 	      fd >= 0 && read(fd, self, sizeof(self)) == sizeof(self) &&
-	      machine_arch(elf_machine(self, sizeof(self))));
-	check("machine_arch: the Makefile's ARCH= names",
-	      !strcmp(machine_arch(EM_X86_64), "x86") &&
-	      !strcmp(machine_arch(EM_AARCH64), "arm64") &&
-	      !strcmp(machine_arch(EM_ARM), "arm") && !machine_arch(EM_386));
+	      boot_machine_arch(boot_elf_machine(self, sizeof(self))));
+	check("boot_machine_arch: the Makefile's ARCH= names",
+	      !strcmp(boot_machine_arch(EM_X86_64), "x86") &&
+	      !strcmp(boot_machine_arch(EM_AARCH64), "arm64") &&
+	      !strcmp(boot_machine_arch(EM_ARM), "arm") && !boot_machine_arch(EM_386));
 	if (fd >= 0)
 		close(fd);
 }
@@ -603,20 +603,20 @@ static void test_devices(void)
 {
 	dev_t dev = 0;
 
-	check("encode_dev 1:0 is 0x100", encode_dev(RAM0) == 0x100);
-	check("encode_dev 8:1 is 0x801", encode_dev(makedev(8, 1)) == 0x801);
-	check("encode_dev 259:300 is 0x11032c (minor's high bits at 20)",
-	      encode_dev(makedev(259, 300)) == 0x11032c);
-	check("root=1:0 is the RAM disk", root_device("1:0", &dev) &&
+	check("boot_encode_dev 1:0 is 0x100", boot_encode_dev(RAM0) == 0x100);
+	check("boot_encode_dev 8:1 is 0x801", boot_encode_dev(makedev(8, 1)) == 0x801);
+	check("boot_encode_dev 259:300 is 0x11032c (minor's high bits at 20)",
+	      boot_encode_dev(makedev(259, 300)) == 0x11032c);
+	check("root=1:0 is the RAM disk", boot_root_device("1:0", &dev) &&
 	      dev == RAM0);
 	check("root=0100 (old hex) is the RAM disk",
-	      root_device("0100", &dev) && dev == RAM0);
+	      boot_root_device("0100", &dev) && dev == RAM0);
 	check("root=/dev/ram is the RAM disk",
-	      root_device("/dev/ram", &dev) && dev == RAM0);
-	check("root=0301 is 3:1", root_device("0301", &dev) &&
+	      boot_root_device("/dev/ram", &dev) && dev == RAM0);
+	check("root=0301 is 3:1", boot_root_device("0301", &dev) &&
 	      dev == makedev(3, 1));
 	check("root=/dev/nosuchdisk is not found",
-	      !root_device("/dev/nosuchdisk", &dev));
+	      !boot_root_device("/dev/nosuchdisk", &dev));
 }
 
 int main(void)

@@ -18,26 +18,26 @@ static void test_colors(void)
 	int i;
 
 	check("multi_index splits in order",
-	      split_colors(line, color) == 3 && !strcmp(color[0], "green") &&
+	      led_split_colors(line, color) == 3 && !strcmp(color[0], "green") &&
 	      !strcmp(color[1], "blue") && !strcmp(color[2], "red"));
 	*too_many = '\0';
 	for (i = 0; i <= MAX_COLORS; i++)
 		strcat(too_many, "red ");
 	check("multi_index of 16 colors refused",
-	      split_colors(too_many, color) == -1);
+	      led_split_colors(too_many, color) == -1);
 	check("multi_index with a long name refused",
-	      split_colors(too_long, color) == -1);
+	      led_split_colors(too_long, color) == -1);
 	strcpy(line, "");
-	check("empty multi_index refused", split_colors(line, color) == -1);
+	check("empty multi_index refused", led_split_colors(line, color) == -1);
 	strcpy(line, "red (null) white");
 	check("(null) from 6.1-6.6 kernels is kept as a name",
-	      split_colors(line, color) == 3 && !strcmp(color[1], "(null)"));
+	      led_split_colors(line, color) == 3 && !strcmp(color[1], "(null)"));
 	check("known colors: white, lime, multicolor",
-	      known_color("white") && known_color("lime") &&
-	      known_color("multicolor"));
+	      led_known_color("white") && led_known_color("lime") &&
+	      led_known_color("multicolor"));
 	check("unknown colors: purpel, (null), empty, prefix, suffix",
-	      !known_color("purpel") && !known_color("(null)") &&
-	      !known_color("") && !known_color("re") && !known_color("reds"));
+	      !led_known_color("purpel") && !led_known_color("(null)") &&
+	      !led_known_color("") && !led_known_color("re") && !led_known_color("reds"));
 }
 
 static void test_intensities(void)
@@ -46,21 +46,21 @@ static void test_intensities(void)
 	char buf[64];
 
 	check("multi_intensity parses",
-	      parse_intensities("43 226 138", value, MAX_COLORS) == 3 &&
+	      led_parse_intensities("43 226 138", value, MAX_COLORS) == 3 &&
 	      value[0] == 43 && value[1] == 226 && value[2] == 138);
 	check("multi_intensity negative (as %d shows it)",
-	      parse_intensities("-1 0", value, MAX_COLORS) == 2 &&
+	      led_parse_intensities("-1 0", value, MAX_COLORS) == 2 &&
 	      value[0] == -1);
 	check("multi_intensity junk refused",
-	      parse_intensities("1 x 3", value, MAX_COLORS) == -1 &&
-	      parse_intensities("1 2x", value, MAX_COLORS) == -1);
+	      led_parse_intensities("1 x 3", value, MAX_COLORS) == -1 &&
+	      led_parse_intensities("1 2x", value, MAX_COLORS) == -1);
 	check("multi_intensity longer than max refused",
-	      parse_intensities("1 2 3", value, 2) == -1);
+	      led_parse_intensities("1 2 3", value, 2) == -1);
 	value[0] = 43, value[1] = 226, value[2] = 138;
-	format_intensities(value, 3, buf, sizeof(buf));
+	led_format_intensities(value, 3, buf, sizeof(buf));
 	check("write text has no space before the newline",
 	      !strcmp(buf, "43 226 138\n"));
-	format_intensities(value, 1, buf, sizeof(buf));
+	led_format_intensities(value, 1, buf, sizeof(buf));
 	check("write text of one color", !strcmp(buf, "43\n"));
 }
 
@@ -68,46 +68,46 @@ static void test_values(void)
 {
 	long v;
 
-	check("value decimal", !parse_value("255", &v) && v == 255);
-	check("value 0x hex", !parse_value("0xff", &v) && v == 255);
-	check("value leading-0 octal", !parse_value("010", &v) && v == 8);
+	check("value decimal", !led_parse_value("255", &v) && v == 255);
+	check("value 0x hex", !led_parse_value("0xff", &v) && v == 255);
+	check("value leading-0 octal", !led_parse_value("010", &v) && v == 8);
 	check("value 010000 (also six hex digits) is octal 4096",
-	      !parse_value("010000", &v) && v == 4096);
-	check("value ff8000 refused", parse_value("ff8000", &v) == -1);
+	      !led_parse_value("010000", &v) && v == 4096);
+	check("value ff8000 refused", led_parse_value("ff8000", &v) == -1);
 	check("value with a sign or a space refused",
-	      parse_value("+1", &v) == -1 && parse_value(" 1", &v) == -1);
-	check("value 0", !parse_value("0", &v) && v == 0);
-	check("value negative refused", parse_value("-1", &v) == -1);
+	      led_parse_value("+1", &v) == -1 && led_parse_value(" 1", &v) == -1);
+	check("value 0", !led_parse_value("0", &v) && v == 0);
+	check("value negative refused", led_parse_value("-1", &v) == -1);
 	check("value junk refused",
-	      parse_value("", &v) == -1 && parse_value("12a", &v) == -1 &&
-	      parse_value("09", &v) == -1 && parse_value("0x", &v) == -1);
+	      led_parse_value("", &v) == -1 && led_parse_value("12a", &v) == -1 &&
+	      led_parse_value("09", &v) == -1 && led_parse_value("0x", &v) == -1);
 	check("value overflow refused",
-	      parse_value("99999999999999999999999", &v) == -1);
+	      led_parse_value("99999999999999999999999", &v) == -1);
 }
 
 static void test_rgb(void)
 {
 	unsigned char rgb[3];
 
-	check("8a2be2", !parse_rgb("8a2be2", rgb) && rgb[0] == 0x8a &&
+	check("8a2be2", !led_parse_rgb("8a2be2", rgb) && rgb[0] == 0x8a &&
 	      rgb[1] == 0x2b && rgb[2] == 0xe2);
 	check("RRGGBB upper case",
-	      !parse_rgb("FF8000", rgb) && rgb[0] == 255 && rgb[1] == 128 &&
+	      !led_parse_rgb("FF8000", rgb) && rgb[0] == 255 && rgb[1] == 128 &&
 	      rgb[2] == 0);
 	check("bad colors refused",
-	      parse_rgb("12345", rgb) && parse_rgb("1234567", rgb) &&
-	      parse_rgb("12345g", rgb) && parse_rgb("", rgb) &&
-	      parse_rgb("#12345", rgb) && parse_rgb("0x1234", rgb));
+	      led_parse_rgb("12345", rgb) && led_parse_rgb("1234567", rgb) &&
+	      led_parse_rgb("12345g", rgb) && led_parse_rgb("", rgb) &&
+	      led_parse_rgb("#12345", rgb) && led_parse_rgb("0x1234", rgb));
 	check("component scale to max 255 is identity",
-	      scale_component(0, 255) == 0 &&
-	      scale_component(138, 255) == 138 &&
-	      scale_component(255, 255) == 255);
+	      led_scale_component(0, 255) == 0 &&
+	      led_scale_component(138, 255) == 138 &&
+	      led_scale_component(255, 255) == 255);
 	check("component scale rounds: 128 of 100 -> 50, 127 -> 50, 1 -> 0",
-	      scale_component(128, 100) == 50 &&
-	      scale_component(127, 100) == 50 && scale_component(1, 100) == 0);
+	      led_scale_component(128, 100) == 50 &&
+	      led_scale_component(127, 100) == 50 && led_scale_component(1, 100) == 0);
 	check("component scale to max 4095",
-	      scale_component(255, 4095) == 4095 &&
-	      scale_component(128, 4095) == 2056);
+	      led_scale_component(255, 4095) == 4095 &&
+	      led_scale_component(128, 4095) == 2056);
 }
 
 static void test_brightness(void)
@@ -115,36 +115,36 @@ static void test_brightness(void)
 	bool percent;
 	long v;
 
-	check("-b 128", !ledtext_level("128", &v, &percent) && v == 128 &&
+	check("-b 128", !led_text_level("128", &v, &percent) && v == 128 &&
 	      !percent);
-	check("-b 50%", !ledtext_level("50%", &v, &percent) && v == 50 &&
+	check("-b 50%", !led_text_level("50%", &v, &percent) && v == 50 &&
 	      percent);
 	check("-b 0% and 100%",
-	      !ledtext_level("0%", &v, &percent) && v == 0 &&
-	      !ledtext_level("100%", &v, &percent) && v == 100);
+	      !led_text_level("0%", &v, &percent) && v == 0 &&
+	      !led_text_level("100%", &v, &percent) && v == 100);
 	check("-b bad: 101%, -1%, %, 5%%, x%, -3",
-	      ledtext_level("101%", &v, &percent) &&
-	      ledtext_level("-1%", &v, &percent) &&
-	      ledtext_level("%", &v, &percent) &&
-	      ledtext_level("5%%", &v, &percent) &&
-	      ledtext_level("x%", &v, &percent) &&
-	      ledtext_level("-3", &v, &percent));
+	      led_text_level("101%", &v, &percent) &&
+	      led_text_level("-1%", &v, &percent) &&
+	      led_text_level("%", &v, &percent) &&
+	      led_text_level("5%%", &v, &percent) &&
+	      led_text_level("x%", &v, &percent) &&
+	      led_text_level("-3", &v, &percent));
 	check("50% of 255 is 128 (the document's example)",
-	      ledtext_level_of(50, true, 255) == 128);
+	      led_text_level_of(50, true, 255) == 128);
 	check("levels: 100% of 4095, 1% of 10, 0% of 255, 7 is 7",
-	      ledtext_level_of(100, true, 4095) == 4095 &&
-	      ledtext_level_of(1, true, 10) == 0 &&
-	      ledtext_level_of(0, true, 255) == 0 &&
-	      ledtext_level_of(7, false, 255) == 7);
+	      led_text_level_of(100, true, 4095) == 4095 &&
+	      led_text_level_of(1, true, 10) == 0 &&
+	      led_text_level_of(0, true, 255) == 0 &&
+	      led_text_level_of(7, false, 255) == 7);
 }
 
-/* ledtext_pattern(spec, max) is want (NULL: refused, why matching). */
+/* led_text_pattern(spec, max) is want (NULL: refused, why matching). */
 static bool pattern_is(const char *spec, long max, const char *want,
 		       const char *why_part)
 {
 	char out[LEDTEXT_PATTERN_SIZE];
 	struct kit_err e = { 0 };
-	int ret = ledtext_pattern(spec, max, out, sizeof(out), &e);
+	int ret = led_text_pattern(spec, max, out, sizeof(out), &e);
 
 	if (want)
 		return !ret && !strcmp(out, want);
@@ -189,12 +189,12 @@ static void test_triggers(void)
 {
 	char line[] = "none kbd-capslock [timer] heartbeat pattern\n";
 	char odd[] = "none [] x", *names[8];
-	int current, n = ledtext_triggers(line, names, 8, &current);
+	int current, n = led_text_triggers(line, names, 8, &current);
 
 	check("triggers: the names, the bracketed one current",
 	      n == 5 && current == 2 && !strcmp(names[2], "timer") &&
 	      !strcmp(names[4], "pattern"));
-	n = ledtext_triggers(odd, names, 8, &current);
+	n = led_text_triggers(odd, names, 8, &current);
 	check("triggers: \"[]\" is a name, no current one",
 	      n == 3 && current == -1 && !strcmp(names[1], "[]"));
 }
@@ -202,22 +202,22 @@ static void test_triggers(void)
 static void test_driven(void)
 {
 	check("document example truncated: green 21 blue 113 red 69",
-	      driven_value(128, 43, 255, 0) == 21 &&
-	      driven_value(128, 226, 255, 0) == 113 &&
-	      driven_value(128, 138, 255, 0) == 69);
+	      led_driven_value(128, 43, 255, 0) == 21 &&
+	      led_driven_value(128, 226, 255, 0) == 113 &&
+	      led_driven_value(128, 138, 255, 0) == 69);
 	check("document example rounded: green 22 blue 113 red 69",
-	      driven_value(128, 43, 255, 1) == 22 &&
-	      driven_value(128, 226, 255, 1) == 113 &&
-	      driven_value(128, 138, 255, 1) == 69);
+	      led_driven_value(128, 43, 255, 1) == 22 &&
+	      led_driven_value(128, 226, 255, 1) == 113 &&
+	      led_driven_value(128, 138, 255, 1) == 69);
 	check("commit 065d099f1be5 example: 16 * 15 / 255 is 0, rounded 1",
-	      driven_value(16, 15, 255, 0) == 0 &&
-	      driven_value(16, 15, 255, 1) == 1);
+	      led_driven_value(16, 15, 255, 0) == 0 &&
+	      led_driven_value(16, 15, 255, 1) == 1);
 	check("full brightness drives the intensity",
-	      driven_value(255, 200, 255, 0) == 200 &&
-	      driven_value(255, 200, 255, 1) == 200);
-	check("max_brightness 0 drives 0", driven_value(5, 5, 0, 1) == 0);
+	      led_driven_value(255, 200, 255, 0) == 200 &&
+	      led_driven_value(255, 200, 255, 1) == 200);
+	check("max_brightness 0 drives 0", led_driven_value(5, 5, 0, 1) == 0);
 	check("unsigned int wrap as in the kernel",
-	      driven_value(65536, 65536, 1, 0) == 0);
+	      led_driven_value(65536, 65536, 1, 0) == 0);
 }
 
 /* Whether the kernel uname would show as release and version rounds. */
@@ -225,7 +225,7 @@ static bool kernel_rounds(const char *release, const char *version)
 {
 	int v[3];
 
-	return version_rounds(v, release_version(release, version, v));
+	return led_version_rounds(v, release_version(release, version, v));
 }
 
 static void test_kernel_rounds(void)
@@ -266,13 +266,13 @@ static void test_kernel_rounds(void)
 static bool stage_led_is(const char *cmdline, const char *want)
 {
 	char line[256], buf[64];
-	struct ledstage_conf conf;
+	struct led_stage_conf conf;
 	const char *led;
 
-	ledstage_defaults(&conf);
+	led_stage_defaults(&conf);
 	strcpy(conf.led, "a:file");
 	snprintf(line, sizeof(line), "%s", cmdline);
-	led = ledstage_led(&conf, line, buf, sizeof(buf));
+	led = led_stage_led(&conf, line, buf, sizeof(buf));
 	if (!want || !led)
 		return !want && !led;
 	return !strcmp(led, want);
@@ -300,7 +300,7 @@ static void test_stage_led(void)
 }
 
 /* text parsed over the defaults: 0, or the line of the error. */
-static int stage_parse_len(struct ledstage_conf *conf, const char *text,
+static int stage_parse_len(struct led_stage_conf *conf, const char *text,
 			   size_t len)
 {
 	char copy[512];
@@ -309,11 +309,11 @@ static int stage_parse_len(struct ledstage_conf *conf, const char *text,
 
 	memcpy(copy, text, len);
 	copy[len] = '\0';
-	ledstage_defaults(conf);
-	return ledstage_parse(conf, copy, len, &line, &e) ? line : 0;
+	led_stage_defaults(conf);
+	return led_stage_parse(conf, copy, len, &line, &e) ? line : 0;
 }
 
-static int stage_parse(struct ledstage_conf *conf, const char *text)
+static int stage_parse(struct led_stage_conf *conf, const char *text)
 {
 	return stage_parse_len(conf, text, strlen(text));
 }
@@ -321,7 +321,7 @@ static int stage_parse(struct ledstage_conf *conf, const char *text)
 static void test_stage_parse(void)
 {
 	static const char nul[] = "led=a\nwaiting=#ffbf00\0 blink 1 1\n";
-	struct ledstage_conf conf;
+	struct led_stage_conf conf;
 
 	check("led.conf: keys, blanks, comment lines, line numbers",
 	      !stage_parse(&conf, "# c\n led = a:one \n\nmounted=#010203 "

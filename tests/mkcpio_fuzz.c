@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: mkcpio's module unpacking (unpack_module_data() in
+ * libFuzzer target: mkcpio's module unpacking (boot_unpack_module_data() in
  * applets/boot/kmodunpack.c), on any bytes, as a plain .ko and as each compression
  * a module may have (.ko.xz, .ko.gz, .ko.zst).  A crash, a sanitizer
  * report, a hang, or a module accepted that is not an ELF file within
@@ -30,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!size)
 		return 0;
-	why = unpack_module_data(paths[data[0] & 3], data + 1, size - 1, &u);
+	why = boot_unpack_module_data(paths[data[0] & 3], data + 1, size - 1, &u);
 	if (!why && (u.size > u.cap || u.size < SELFMAG ||
 		     memcmp(u.data, ELFMAG, SELFMAG)))
 		abort();

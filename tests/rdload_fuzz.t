@@ -57,7 +57,7 @@ run_fuzzer() {
 	fi
 }
 
-# ---- initrd's cpio_end() (tests/cpio_fuzz.c): where /init finds the
+# ---- initrd's boot_cpio_end() (tests/cpio_fuzz.c): where /init finds the
 # image after the leading newc archives, for CPIO_FUZZ_TIME seconds
 # (default 20).  Seeds: a microcode archive as cpio -H newc makes it,
 # then a wrapper, NUL padding and a gzip stream, and a cut archive.

@@ -114,7 +114,7 @@ static int load_brd(const struct boot *b, struct kit_err *e)
  * does, -1 with *e when it cannot be copied. */
 static int image_after_cpio(const char *src, struct kit_err *e)
 {
-	int ret = copy_after_cpio(src, IMAGE_PATH);
+	int ret = boot_copy_after_cpio(src, IMAGE_PATH);
 
 	if (ret == COPY_NO_FILE)
 		return kit_fail(e, EXIT_RUNTIME, errno, "cannot copy the image "
@@ -292,7 +292,7 @@ static int mount_root(const struct boot *b, dev_t dev, bool known,
 				"command line: name the real root "
 				"(root=/dev/vda, UUID=..., LABEL=...), or "
 				"root=/dev/ram0 to boot the RAM disk");
-	if (!known && !wait_root(b, &dev))
+	if (!known && !boot_wait_root(b, &dev))
 		return kit_fail(e, EXIT_RUNTIME, 0, "root device %s not "
 				"found%s; check root=, load its driver (kit "
 				"initrd mkcpio -m MODULE), or boot with "
@@ -444,7 +444,7 @@ static int boot_linuxrc(const struct boot *b, char **argv, struct kit_err *e)
 
 	if (mount_ram0(NULL, 0, NULL, e))
 		return -1;
-	chose = linuxrc_chose_root(b, &dev, e, run_linuxrc);
+	chose = boot_linuxrc_chose_root(b, &dev, e, run_linuxrc);
 	if (chose < 0)
 		return -1;
 	if (chose && dev == RAM0) {
@@ -467,7 +467,7 @@ static bool is_ram0(const char *root)
 {
 	dev_t dev;
 
-	return root && root_device(root, &dev) && dev == RAM0;
+	return root && boot_root_device(root, &dev) && dev == RAM0;
 }
 
 /* /proc, /sys and /dev, then the command line into b. */
@@ -485,7 +485,7 @@ static int boot_setup(struct boot *b, struct kit_err *e)
 	if (read_text("/proc/cmdline", line, sizeof(line)) < 0)
 		return kit_fail(e, EXIT_RUNTIME, errno, "cannot read "
 				"/proc/cmdline");
-	parse_cmdline(b, line);
+	boot_parse_cmdline(b, line);
 	return 0;
 }
 

@@ -40,42 +40,42 @@ struct boot {
 int boot_run(struct boot *b, char **argv, struct kit_err *e);
 
 /* The parameters of line, as the kernel reads them (cmdline_next()). */
-void parse_cmdline(struct boot *b, const char *line);
+void boot_parse_cmdline(struct boot *b, const char *line);
 
 /* cpioend.c */
 /*
  * Where the newc archives at the start of the initrd in fd end, and the
  * image begins (0: no archive first, or a cut one).
  */
-off_t cpio_end(int fd);
+off_t boot_cpio_end(int fd);
 #define COPY_NO_FILE	(-1)
 #define COPY_NO_ROOM	(-2)
-int copy_after_cpio(const char *src, const char *dst);
+int boot_copy_after_cpio(const char *src, const char *dst);
 
 /* rootdev.c */
 /* root= (also UUID=, LABEL=, PARTUUID=) as a device number, once the
  * device is there. */
-bool root_device(const char *spec, dev_t *dev);
+bool boot_root_device(const char *spec, dev_t *dev);
 /* An ext2/3/4 superblock's UUID or label matches spec ("UUID=..."). */
-bool ext_matches(const char *dev, const char *spec);
+bool boot_ext_matches(const char *dev, const char *spec);
 /*
  * The PARTUUID of partition partno of the disk at path, as the kernel's
  * partition parsers make it; lbs: the disk's logical block size.
  */
-bool part_uuid(const char *path, unsigned int lbs, unsigned int partno,
+bool boot_part_uuid(const char *path, unsigned int lbs, unsigned int partno,
 	       char uuid[37]);
 /* Seconds on the monotonic clock. */
-double now(void);
+double boot_now(void);
 /* How long root='s device is waited for without rootwait. */
 #define ROOT_PROBE_S	2
-bool wait_root(const struct boot *b, dev_t *dev);
+bool boot_wait_root(const struct boot *b, dev_t *dev);
 /* handle_initrd()'s sysctl, until 7.0 */
 #define REAL_ROOT_DEV	"/proc/sys/kernel/real-root-dev"
 /* Reads (or writes) real-root-dev: 0, or -1 with errno. */
-int real_root_dev(unsigned int *value, bool write);
+int boot_real_root_dev(unsigned int *value, bool write);
 /* A device number as the kernel's new_encode_dev() packs it. */
-unsigned int encode_dev(dev_t dev);
-int linuxrc_chose_root(const struct boot *b, dev_t *dev, struct kit_err *e,
+unsigned int boot_encode_dev(dev_t dev);
+int boot_linuxrc_chose_root(const struct boot *b, dev_t *dev, struct kit_err *e,
 		       int (*linuxrc)(const struct boot *b, struct kit_err *e));
 
 #endif

@@ -91,7 +91,7 @@ static void boot_param(struct boot *b, const char *word, char *value)
 		b->prompt = true;
 }
 
-void parse_cmdline(struct boot *b, const char *line)
+void boot_parse_cmdline(struct boot *b, const char *line)
 {
 	char *p, *param, *value;
 

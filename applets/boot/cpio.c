@@ -41,7 +41,7 @@ static int cpio_write(struct cpio *c, const void *buf, size_t len)
 }
 
 /* One header and name; the data follows, padded to 4 bytes. */
-int cpio_header(struct cpio *c, const char *name, unsigned int mode,
+int boot_cpio_header(struct cpio *c, const char *name, unsigned int mode,
 		dev_t rdev, unsigned long size)
 {
 	char hdr[111 + PATH_MAX];
@@ -59,10 +59,10 @@ int cpio_header(struct cpio *c, const char *name, unsigned int mode,
 	return cpio_write(c, hdr, len + 1);
 }
 
-int cpio_data(struct cpio *c, const char *name, unsigned int mode,
+int boot_cpio_data(struct cpio *c, const char *name, unsigned int mode,
 	      const void *data, size_t size)
 {
-	if (cpio_header(c, name, mode, 0, size))
+	if (boot_cpio_header(c, name, mode, 0, size))
 		return -1;
 	return cpio_write(c, data, size);
 }
@@ -87,7 +87,7 @@ static int copy_file(struct cpio *c, int fd, const char *path, off_t left)
 	return 0;
 }
 
-int cpio_file(struct cpio *c, const char *name, const char *path,
+int boot_cpio_file(struct cpio *c, const char *name, const char *path,
 	      const char *remedy)
 {
 	struct stat st;
@@ -95,7 +95,7 @@ int cpio_file(struct cpio *c, const char *name, const char *path,
 
 	if (fd < 0)
 		return -1;
-	if (cpio_header(c, name, S_IFREG | (st.st_mode & 0755), 0,
+	if (boot_cpio_header(c, name, S_IFREG | (st.st_mode & 0755), 0,
 			st.st_size) ||
 	    copy_file(c, fd, path, st.st_size))
 		goto out;
@@ -269,7 +269,7 @@ static int open_in_place(const char *out, struct kit_err *e)
  * pipe (/dev/stdout) is written in place; nothing else.  Checked before
  * the archive is built.
  */
-int open_output(const char *out, char **target, struct kit_err *e)
+int boot_open_output(const char *out, char **target, struct kit_err *e)
 {
 	struct stat st;
 
@@ -303,7 +303,7 @@ int open_output(const char *out, char **target, struct kit_err *e)
 
 /* A regular OUT's partial file, whole, takes its place; on an error it
  * goes, and an old OUT stays. */
-int close_output(struct cpio *c, const char *target)
+int boot_close_output(struct cpio *c, const char *target)
 {
 	if (close(c->fd) || (target && rename(partial, target))) {
 		write_error(c);
@@ -315,7 +315,7 @@ int close_output(struct cpio *c, const char *target)
 }
 
 /* An archive left half-written: closed, its partial file gone. */
-void discard_output(struct cpio *c)
+void boot_discard_output(struct cpio *c)
 {
 	close(c->fd);
 	drop_partial();

@@ -56,7 +56,7 @@ static bool newc_field(const char *hdr, size_t off, unsigned long *value)
  * or one is cut or not newc (do_header(): "no cpio magic"); the file's
  * size when only NULs follow.
  */
-off_t cpio_end(int fd)
+off_t boot_cpio_end(int fd)
 {
 	char hdr[NEWC_HDR_SIZE];
 	unsigned long namesize, filesize;
@@ -91,7 +91,7 @@ off_t cpio_end(int fd)
  * COPY_NO_ROOM when it cannot be written (memory, for the boot), with
  * errno.
  */
-int copy_after_cpio(const char *src, const char *dst)
+int boot_copy_after_cpio(const char *src, const char *dst)
 {
 	int in = open(src, O_RDONLY | O_CLOEXEC), out, ret = 1;
 	char buf[65536];
@@ -100,7 +100,7 @@ int copy_after_cpio(const char *src, const char *dst)
 
 	if (in < 0)
 		return 0;
-	pos = cpio_end(in);
+	pos = boot_cpio_end(in);
 	n = pos ? pread(in, buf, 1, pos) : 0;
 	out = n > 0 ? open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
 			   0600) : -1;

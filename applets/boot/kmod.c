@@ -22,7 +22,7 @@
 /* ---- mkcpio: modules and their dependencies ---- */
 
 /* A module's name from its path: kernel/fs/ext4/ext4.ko.xz is ext4. */
-void module_name(const char *path, size_t len, char *name, size_t size)
+void boot_module_name(const char *path, size_t len, char *name, size_t size)
 {
 	const char *base = path, *p;
 	size_t n;
@@ -51,7 +51,7 @@ static char *find_module_line(char *list, const char *name, size_t *len)
 	for (line = list; line && *line; line = end ? end + 1 : NULL) {
 		end = strchr(line, '\n');
 		*len = strcspn(line, ":\n");
-		module_name(line, *len, key, sizeof(key));
+		boot_module_name(line, *len, key, sizeof(key));
 		if (!strcmp(key, name))
 			return line;
 	}
@@ -156,7 +156,7 @@ static int dep_line(struct modules *m, const char *path, bool soft,
 	char name[64];
 	size_t len;
 
-	module_name(path, strcspn(path, " \n"), name, sizeof(name));
+	boot_module_name(path, strcspn(path, " \n"), name, sizeof(name));
 	*line = find_module_line(m->dep, name, &len);
 	if (!*line && !soft &&
 	    !(m->builtin && find_module_line(m->builtin, name, &len)))
@@ -177,7 +177,7 @@ static int report_cycle(struct modules *m, char **path, int from,
 	int i, at = 0;
 
 	for (i = from; i <= depth; i++) {
-		module_name(path[i], strcspn(path[i], ":\n"), name,
+		boot_module_name(path[i], strcspn(path[i], ":\n"), name,
 			    sizeof(name));
 		at += snprintf(chain + at, sizeof(chain) - at, "%s%s",
 			       at ? " -> " : "", name);
@@ -315,7 +315,7 @@ static int load_order(struct modules *m, char *line, bool soft)
 	if ((first && add_to_set(m, m->visited, &m->nvisited, line)) ||
 	    load_deps(m, line, soft))
 		return -1;
-	module_name(line, len, name, sizeof(name));
+	boot_module_name(line, len, name, sizeof(name));
 	if (first && add_softdeps(m, name, "pre:"))
 		return -1;
 	if (choose(m, line, len, soft))
@@ -355,7 +355,7 @@ static int add_aliased(struct modules *m, const char *name, bool soft)
 		if (fnmatch(pattern, name, 0) ||
 		    sscanf(line + 6 + plen, " %63s", word) != 1)
 			continue;
-		module_name(word, strlen(word), mod, sizeof(mod));
+		boot_module_name(word, strlen(word), mod, sizeof(mod));
 		dline = find_module_line(m->dep, mod, &len);
 		if (!dline)
 			return kit_fail(m->err, EXIT_RUNTIME, 0, "%s/modules."
@@ -394,7 +394,7 @@ static int add_wanted(struct modules *m, const char *word, bool soft)
 	size_t len;
 	int found;
 
-	module_name(word, strlen(word), name, sizeof(name));
+	boot_module_name(word, strlen(word), name, sizeof(name));
 	line = find_module_line(m->dep, name, &len);
 	if (line)
 		return soft_module(m, line, soft) ? -1 : 1;
@@ -408,7 +408,7 @@ static int add_wanted(struct modules *m, const char *word, bool soft)
 
 /* A module the boot needs (-m, brd, the image's filesystem): a request
  * of its own, as one modprobe is. */
-int add_module(struct modules *m, const char *word)
+int boot_add_module(struct modules *m, const char *word)
 {
 	int found;
 
@@ -465,7 +465,7 @@ static int read_list(struct modules *m, const char *file, char **buf,
 	return read_whole(path, buf, size, m->err);
 }
 
-int open_modules(struct modules *m, const char *root, const char *kver)
+int boot_open_modules(struct modules *m, const char *root, const char *kver)
 {
 	if (snprintf(m->dir, sizeof(m->dir), "%s/lib/modules/%s",
 		     strcmp(root, "/") ? root : "", kver) >= (int)sizeof(m->dir))
@@ -486,7 +486,7 @@ int open_modules(struct modules *m, const char *root, const char *kver)
 	return 0;
 }
 
-void close_modules(struct modules *m)
+void boot_close_modules(struct modules *m)
 {
 	int i;
 
@@ -511,8 +511,8 @@ void close_modules(struct modules *m)
 static int same_machine(struct modules *m, const char *path,
 			const unsigned char *ko, size_t size)
 {
-	unsigned int machine = elf_machine(ko, size);
-	const char *arch = machine_arch(machine);
+	unsigned int machine = boot_elf_machine(ko, size);
+	const char *arch = boot_machine_arch(machine);
 
 	if (machine == m->machine)
 		return 0;
@@ -523,7 +523,7 @@ static int same_machine(struct modules *m, const char *path,
 	return kit_fail(m->err, EXIT_RUNTIME, 0, "%s is an %s module, but "
 			"/init would be %s, built for %s; give -i KIT, a kit "
 			"built with make ARCH=%s", path, arch, m->init_name,
-			machine_arch(m->machine) ?: "another machine", arch);
+			boot_machine_arch(m->machine) ?: "another machine", arch);
 }
 
 /* The module at path, unpacked, into the cpio as arcname. */
@@ -541,7 +541,7 @@ static int cpio_module(struct cpio *c, struct modules *m, const char *path,
 	if (!in)
 		return kit_fail(c->err, EXIT_RUNTIME, errno, "cannot read "
 				"%s", path);
-	why = unpack_module_data(path, (unsigned char *)in, in_size, &ko);
+	why = boot_unpack_module_data(path, (unsigned char *)in, in_size, &ko);
 	if (why) {
 		kit_fail(c->err, EXIT_RUNTIME, 0, "%s %s; reinstall its "
 			 "package", path, why);
@@ -549,7 +549,7 @@ static int cpio_module(struct cpio *c, struct modules *m, const char *path,
 	}
 	if (same_machine(m, path, ko.data, ko.size))
 		goto out;
-	ret = cpio_data(c, arcname, S_IFREG | 0644, ko.data, ko.size);
+	ret = boot_cpio_data(c, arcname, S_IFREG | 0644, ko.data, ko.size);
 out:
 	free(ko.data);
 	free(in);
@@ -557,16 +557,16 @@ out:
 }
 
 /* The modules and the list that /init loads them from. */
-int cpio_modules(struct cpio *c, struct modules *m)
+int boot_cpio_modules(struct cpio *c, struct modules *m)
 {
 	char list[16384], name[64], path[2 * PATH_MAX], arcname[128];
 	size_t len = 0;
 	int i;
 
-	if (cpio_data(c, "kit/lib", S_IFDIR | 0755, NULL, 0))
+	if (boot_cpio_data(c, "kit/lib", S_IFDIR | 0755, NULL, 0))
 		return -1;
 	for (i = 0; i < m->count; i++) {
-		module_name(m->chosen[i], strlen(m->chosen[i]), name,
+		boot_module_name(m->chosen[i], strlen(m->chosen[i]), name,
 			    sizeof(name));
 		snprintf(path, sizeof(path), "%s/%s", m->dir, m->chosen[i]);
 		snprintf(arcname, sizeof(arcname), "kit/lib/%s.ko", name);
@@ -578,12 +578,12 @@ int cpio_modules(struct cpio *c, struct modules *m)
 			return kit_fail(c->err, EXIT_RUNTIME, 0, "too many "
 					"modules for the list");
 	}
-	return cpio_data(c, LIST_PATH + 1, S_IFREG | 0644, list, len);
+	return boot_cpio_data(c, LIST_PATH + 1, S_IFREG | 0644, list, len);
 }
 
 /* The module that mounts the image's filesystem, unless built in:
  * Debian serves ext2 with ext4. */
-int add_fs_module(struct modules *m, const char *fs)
+int boot_add_fs_module(struct modules *m, const char *fs)
 {
 	char name[16];
 	size_t len, i;
@@ -594,5 +594,5 @@ int add_fs_module(struct modules *m, const char *fs)
 	if (!strcmp(name, "ext2") && !find_module_line(m->dep, name, &len) &&
 	    !(m->builtin && find_module_line(m->builtin, name, &len)))
 		strcpy(name, "ext4");
-	return add_module(m, name);
+	return boot_add_module(m, name);
 }

@@ -19,7 +19,7 @@
 
 /* ---- the machine an ELF file is for ---- */
 
-unsigned int elf_machine(const unsigned char *data, size_t len)
+unsigned int boot_elf_machine(const unsigned char *data, size_t len)
 {
 	const unsigned char *m;
 
@@ -33,7 +33,7 @@ unsigned int elf_machine(const unsigned char *data, size_t len)
 }
 
 /* The architectures kit builds for, as the Makefile's ARCH= names them. */
-const char *machine_arch(unsigned int machine)
+const char *boot_machine_arch(unsigned int machine)
 {
 	switch (machine) {
 	case EM_X86_64:
@@ -121,7 +121,7 @@ static bool elf_is_pie(const struct elf_file *ef, const unsigned char *ph)
 	return pie;
 }
 
-const char *elf_not_init(int fd, const unsigned char *hdr, size_t len)
+const char *boot_elf_not_init(int fd, const unsigned char *hdr, size_t len)
 {
 	struct elf_file ef;
 	const unsigned char *p = hdr;
@@ -296,7 +296,7 @@ static enum unpack unpack_zst(const unsigned char *in, size_t size,
  * checks first, elf_validity_cache_copy()), never empty.  NULL, with
  * *u the module, or why not.
  */
-const char *unpack_module_data(const char *path, const unsigned char *in,
+const char *boot_unpack_module_data(const char *path, const unsigned char *in,
 			       size_t size, struct unpacked *u)
 {
 	enum unpack ret = UNPACKED;

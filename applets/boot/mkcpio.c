@@ -49,15 +49,16 @@ static int choose_modules(struct mkcpio_job *job, struct modules *m)
 	const char *fs;
 	int i;
 
-	if (open_modules(m, job->root, job->kver) || add_module(m, "brd"))
+	if (boot_open_modules(m, job->root, job->kver) ||
+	    boot_add_module(m, "brd"))
 		return -1;
 	if (job->image) {
 		fs = image_fs(job, m->err);
-		if (!fs || add_fs_module(m, fs))
+		if (!fs || boot_add_fs_module(m, fs))
 			return -1;
 	}
 	for (i = 0; i < job->nmodules; i++)
-		if (add_module(m, job->modules[i]))
+		if (boot_add_module(m, job->modules[i]))
 			return -1;
 	return 0;
 }
@@ -85,13 +86,13 @@ static int choose_init(struct mkcpio_job *job, struct modules *m)
 	}
 	/* The kernel execs /init as the cpio says: it must be executable
 	 * (else "Failed to execute /init (error -13)"). */
-	m->machine = elf_machine(hdr, n);
+	m->machine = boot_elf_machine(hdr, n);
 	if (!m->machine || !(st.st_mode & S_IXUSR)) {
 		kit_fail(m->err, EXIT_RUNTIME, 0, "%s is not an executable "
 			 "ELF file; %s", m->init_name, REMEDY_INIT);
 		goto out;
 	}
-	why = elf_not_init(fd, hdr, n);
+	why = boot_elf_not_init(fd, hdr, n);
 	if (why) {
 		kit_fail(m->err, EXIT_RUNTIME, 0, "%s is %s; %s",
 			 m->init_name, why, REMEDY_INIT_STATIC);
@@ -120,17 +121,19 @@ static int out_is_input(const char *out, const char *path, const char *what,
 static int write_archive(struct cpio *c, struct modules *m,
 			 const char *image)
 {
-	if (cpio_data(c, "dev", S_IFDIR | 0755, NULL, 0) ||
-	    cpio_header(c, "dev/console", S_IFCHR | 0600, makedev(5, 1), 0) ||
-	    cpio_data(c, "kit", S_IFDIR | 0755, NULL, 0) ||
-	    cpio_file(c, "init", m->init, REMEDY_INIT) || cpio_modules(c, m))
+	if (boot_cpio_data(c, "dev", S_IFDIR | 0755, NULL, 0) ||
+	    boot_cpio_header(c, "dev/console", S_IFCHR | 0600, makedev(5, 1),
+			     0) ||
+	    boot_cpio_data(c, "kit", S_IFDIR | 0755, NULL, 0) ||
+	    boot_cpio_file(c, "init", m->init, REMEDY_INIT) ||
+	    boot_cpio_modules(c, m))
 		return -1;
-	if (image && cpio_file(c, IMAGE_PATH + 1, image, REMEDY_IMAGE))
+	if (image && boot_cpio_file(c, IMAGE_PATH + 1, image, REMEDY_IMAGE))
 		return -1;
-	return cpio_data(c, "TRAILER!!!", 0, NULL, 0);
+	return boot_cpio_data(c, "TRAILER!!!", 0, NULL, 0);
 }
 
-int mkcpio(struct mkcpio_job *job)
+int boot_mkcpio(struct mkcpio_job *job)
 {
 	struct kit_err *e = &job->err;
 	struct modules m = { .err = e };
@@ -146,7 +149,7 @@ int mkcpio(struct mkcpio_job *job)
 		    out_is_input(job->out, m.init, job->init ? "KIT" :
 				 "this kit", e))
 			goto out;
-		c.fd = open_output(job->out, &target, e);
+		c.fd = boot_open_output(job->out, &target, e);
 		if (c.fd < 0)
 			goto out;
 	} else if (isatty(STDOUT_FILENO)) {
@@ -156,12 +159,12 @@ int mkcpio(struct mkcpio_job *job)
 	}
 	if (write_archive(&c, &m, job->image)) {
 		if (job->out)
-			discard_output(&c);
+			boot_discard_output(&c);
 		goto out;
 	}
-	ret = job->out ? close_output(&c, target) : 0;
+	ret = job->out ? boot_close_output(&c, target) : 0;
 out:
 	free(target);
-	close_modules(&m);
+	boot_close_modules(&m);
 	return ret;
 }

@@ -35,7 +35,7 @@ struct mkcpio_job {
  * no partial OUT is left and an old OUT stays as it was.  0, or -1 with
  * job->err.
  */
-int mkcpio(struct mkcpio_job *job);
+int boot_mkcpio(struct mkcpio_job *job);
 
 /* cpio.c */
 #define CPIO_FILE_MAX	0xffffffffUL	/* c_filesize: 8 hex digits */
@@ -49,9 +49,9 @@ struct cpio {
 };
 
 /* Each returns 0, or -1 with *c->err. */
-int cpio_header(struct cpio *c, const char *name, unsigned int mode,
+int boot_cpio_header(struct cpio *c, const char *name, unsigned int mode,
 		dev_t rdev, unsigned long size);
-int cpio_data(struct cpio *c, const char *name, unsigned int mode,
+int boot_cpio_data(struct cpio *c, const char *name, unsigned int mode,
 	      const void *data, size_t len);
 /* What to give instead of a path that is no regular file. */
 #define REMEDY_IMAGE	"give the RAM disk image's file"
@@ -59,34 +59,34 @@ int cpio_data(struct cpio *c, const char *name, unsigned int mode,
 #define REMEDY_INIT_STATIC	"give -i KIT, a kit binary (static, as make " \
 	"builds it)"
 /* A file copied whole, under a name of its own. */
-int cpio_file(struct cpio *c, const char *name, const char *path,
+int boot_cpio_file(struct cpio *c, const char *name, const char *path,
 	      const char *remedy);
 /*
  * OUT opened for writing: a regular OUT, or a new one, as OUT.XXXXXX in
- * its directory (*target: OUT, renamed over at close_output(); the
+ * its directory (*target: OUT, renamed over at boot_close_output(); the
  * caller frees it).  The fd, or -1 with *e and no partial file.
  */
-int open_output(const char *out, char **target, struct kit_err *e);
+int boot_open_output(const char *out, char **target, struct kit_err *e);
 /* 0, or -1 with *c->err and the partial file gone. */
-int close_output(struct cpio *c, const char *target);
+int boot_close_output(struct cpio *c, const char *target);
 /* OUT left unfinished: closed, and its partial file gone. */
-void discard_output(struct cpio *c);
+void boot_discard_output(struct cpio *c);
 
 /* kmodunpack.c */
 /*
  * The machine an ELF file is for (its e_machine), from its first bytes,
  * len of them; 0 if they are not an ELF header.
  */
-unsigned int elf_machine(const unsigned char *data, size_t len);
+unsigned int boot_elf_machine(const unsigned char *data, size_t len);
 /*
  * Why the ELF file fd (hdr: its first len bytes, an ELF header) cannot
  * be /init, or NULL: the kernel execs /init with no loader in the
  * archive, so only an ET_EXEC or a static PIE (ET_DYN, DF_1_PIE) with no
  * PT_INTERP runs there.
  */
-const char *elf_not_init(int fd, const unsigned char *hdr, size_t len);
+const char *boot_elf_not_init(int fd, const unsigned char *hdr, size_t len);
 /* The machine's name as the kit build names it: "x86", "arm64"... */
-const char *machine_arch(unsigned int machine);
+const char *boot_machine_arch(unsigned int machine);
 
 /* A module unpacked so far, and the room for it. */
 struct unpacked {
@@ -98,7 +98,7 @@ struct unpacked {
  * Unpacks a module's data (path names its compression): NULL, or why it
  * cannot be.
  */
-const char *unpack_module_data(const char *path, const unsigned char *in,
+const char *boot_unpack_module_data(const char *path, const unsigned char *in,
 			       size_t size, struct unpacked *u);
 
 /* kmod.c */
@@ -126,15 +126,15 @@ struct modules {
 };
 
 /* A module's name from its path (len bytes): "-" as "_", no suffix. */
-void module_name(const char *path, size_t len, char *name, size_t size);
+void boot_module_name(const char *path, size_t len, char *name, size_t size);
 /* Each returns 0, or -1 with *m->err. */
-int open_modules(struct modules *m, const char *root, const char *kver);
-int add_module(struct modules *m, const char *word);
+int boot_open_modules(struct modules *m, const char *root, const char *kver);
+int boot_add_module(struct modules *m, const char *word);
 /* The module that mounts fs, unless built in. */
-int add_fs_module(struct modules *m, const char *fs);
+int boot_add_fs_module(struct modules *m, const char *fs);
 /* The chosen modules, unpacked, and their list, into the cpio. */
-int cpio_modules(struct cpio *c, struct modules *m);
-/* What open_modules() and add_module() took, freed. */
-void close_modules(struct modules *m);
+int boot_cpio_modules(struct cpio *c, struct modules *m);
+/* What boot_open_modules() and boot_add_module() took, freed. */
+void boot_close_modules(struct modules *m);
 
 #endif

@@ -26,7 +26,7 @@
 #include "boot/boot.h"
 
 /* An ext2/3/4 superblock's UUID or label matches spec ("UUID=..."). */
-bool ext_matches(const char *dev, const char *spec)
+bool boot_ext_matches(const char *dev, const char *spec)
 {
 	unsigned char sb[256];
 	char uuid[37];
@@ -54,7 +54,7 @@ bool ext_matches(const char *dev, const char *spec)
  * disk its signature and the number, "SSSSSSSS-PP".  lbs: the disk's
  * logical block size.  False when the disk has neither table.
  */
-bool part_uuid(const char *path, unsigned int lbs, unsigned int partno,
+bool boot_part_uuid(const char *path, unsigned int lbs, unsigned int partno,
 		      char uuid[37])
 {
 	unsigned char mbr[512], hdr[92], g[16];
@@ -126,7 +126,7 @@ static bool has_part_uuid(const char *name, const char *uuid, size_t len,
 	if (read_text(path, buf, sizeof(buf)) > 0)
 		lbs = strtoul(buf, NULL, 10);
 	snprintf(path, sizeof(path), "/dev/%s", disk);
-	return part_uuid(path, lbs, *partno, found) &&
+	return boot_part_uuid(path, lbs, *partno, found) &&
 	       !strncasecmp(uuid, found, len);
 }
 
@@ -176,7 +176,7 @@ static bool partuuid_name(const char *spec, char name[NAME_MAX + 1])
 
 /* root= as a device number: /dev/NAME, NAME, MAJ:MIN, hex, UUID=, LABEL=,
  * PARTUUID=. */
-bool root_device(const char *spec, dev_t *dev)
+bool boot_root_device(const char *spec, dev_t *dev)
 {
 	char path[PATH_MAX], buf[32], name[NAME_MAX + 1];
 	unsigned int maj, min;
@@ -188,7 +188,7 @@ bool root_device(const char *spec, dev_t *dev)
 		dir = opendir("/sys/class/block");
 		while (dir && (d = readdir(dir))) {
 			snprintf(path, sizeof(path), "/dev/%s", d->d_name);
-			if (ext_matches(path, spec) && !stat(path, &st)) {
+			if (boot_ext_matches(path, spec) && !stat(path, &st)) {
 				*dev = st.st_rdev;
 				break;
 			}
@@ -225,7 +225,7 @@ bool root_device(const char *spec, dev_t *dev)
 	return true;
 }
 
-double now(void)
+double boot_now(void)
 {
 	struct timespec ts;
 
@@ -239,23 +239,25 @@ double now(void)
  * may still probe (wait_for_device_probe()): ROOT_PROBE_S.
  */
 
-bool wait_root(const struct boot *b, dev_t *dev)
+bool boot_wait_root(const struct boot *b, dev_t *dev)
 {
-	double until = now() + (b->root_wait > 0 ? b->root_wait : ROOT_PROBE_S);
+	double until = boot_now() +
+		       (b->root_wait > 0 ? b->root_wait : ROOT_PROBE_S);
 	bool said = false;
 
-	while (!root_device(b->root, dev)) {
-		if (b->root_wait >= 0 && now() > until)
+	while (!boot_root_device(b->root, dev)) {
+		if (b->root_wait >= 0 && boot_now() > until)
 			return false;
 		if (b->root_wait && !said)
-			kit_note(b->note, "waiting for root device %s...", b->root);
+			kit_note(b->note, "waiting for root device %s...",
+				 b->root);
 		said = true;
 		usleep(100000);
 	}
 	return true;
 }
 
-int real_root_dev(unsigned int *value, bool write)
+int boot_real_root_dev(unsigned int *value, bool write)
 {
 	char buf[32];
 	int fd, ret;
@@ -275,7 +277,7 @@ int real_root_dev(unsigned int *value, bool write)
 	return 0;
 }
 
-unsigned int encode_dev(dev_t dev)
+unsigned int boot_encode_dev(dev_t dev)
 {
 	return (minor(dev) & 0xff) | (major(dev) << 8) |
 	       ((minor(dev) & ~0xffU) << 12);
@@ -292,18 +294,18 @@ static dev_t decode_dev(unsigned int v)
  * there, if that changed, names the real root.  1, with *dev, when it
  * did; 0 when not; -1 when linuxrc failed (its error in *e).
  */
-int linuxrc_chose_root(const struct boot *b, dev_t *dev, struct kit_err *e,
+int boot_linuxrc_chose_root(const struct boot *b, dev_t *dev, struct kit_err *e,
 		       int (*linuxrc)(const struct boot *b, struct kit_err *e))
 {
 	unsigned int rrd = 0, before = 0;
 
-	if (b->root && root_device(b->root, dev))
-		before = encode_dev(*dev);
+	if (b->root && boot_root_device(b->root, dev))
+		before = boot_encode_dev(*dev);
 	if (!access(REAL_ROOT_DEV, W_OK))
-		real_root_dev(&before, true);
+		boot_real_root_dev(&before, true);
 	if (linuxrc(b, e))
 		return -1;
-	if (real_root_dev(&rrd, false) || rrd == before)
+	if (boot_real_root_dev(&rrd, false) || rrd == before)
 		return 0;
 	*dev = decode_dev(rrd);
 	return 1;

@@ -152,8 +152,6 @@ int parse_ulong(const char *s, int base, unsigned long min,
 /* The sysfs root: $KIT_SYSFS when set and not empty (tests), else /sys. */
 const char *sysfs_root(void);
 
-/* "6.1.76-1" into v[]: how many of its first 3 numbers were read. */
-int parse_version(const char *s, int v[3]);
 /*
  * A kernel's version from uname's release and version (may be NULL):
  * Debian's release says X.Y.0-N-arch, its version ("... Debian 6.1.76-1

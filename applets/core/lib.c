@@ -463,7 +463,8 @@ const char *sysfs_root(void)
 	return root && *root ? root : "/sys";
 }
 
-int parse_version(const char *s, int v[3])
+/* "6.1.76-1" into v[]: how many of its first 3 numbers were read. */
+static int parse_version(const char *s, int v[3])
 {
 	char *end;
 	int n = 0;

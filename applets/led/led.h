@@ -55,33 +55,34 @@ struct led {
 };
 
 /* KIT_SYSFS/class/leds */
-const char *leds_dir(void);
+const char *led_class_dir(void);
 /* The names in the LED class directory that pattern matches, sorted;
  * NULL (and *count 0) when none. */
-char **matching_names(const char *pattern, int *count);
-bool is_multicolor(const char *name);
+char **led_matching_names(const char *pattern, int *count);
+bool led_is_multicolor(const char *name);
 /* The text of the LED's file attr, in buf[size]. */
-int read_attr(const struct led *led, const char *attr, char *buf,
+int led_read_attr(const struct led *led, const char *attr, char *buf,
 	      size_t size, struct kit_err *e);
 /* The LED's colors, intensities, brightness and maxima. */
-int read_led(struct led *led, struct kit_err *e);
+int led_read(struct led *led, struct kit_err *e);
 /* *t is trigger name, with its settings' files in the order they are
  * written, their texts left empty. */
-void trig_named(struct trig *t, const char *name);
+void led_trig_named(struct trig *t, const char *name);
 /*
  * The LED's trigger and its settings into *t: 1; 0 when the LED has no
  * trigger file (a kernel without CONFIG_LEDS_TRIGGERS, a fake tree).
  * want (or NULL): a trigger the LED must offer.
  */
-int read_trig(const struct led *led, struct trig *t, const char *want,
+int led_read_trig(const struct led *led, struct trig *t, const char *want,
 	      struct kit_err *e);
 /* Whether attr can be written: 0, or -1 with *e. */
-int check_writable(const struct led *led, const char *attr, struct kit_err *e);
+int led_check_writable(const struct led *led, const char *attr,
+		       struct kit_err *e);
 /*
  * The intensities (unless NULL), the trigger (unless NULL), then the
  * brightness (unless negative); *taken counts the writes the LED took.
  */
-int write_state(const struct led *led, const long *intensity,
+int led_write_state(const struct led *led, const long *intensity,
 		const struct trig *trig, long brightness, int *taken,
 		struct kit_err *e);
 
@@ -94,24 +95,24 @@ void led_print_json(FILE *out, const struct led *leds, int n, bool get,
 
 /* The text of the files, and the kernel's arithmetic. */
 /* Is name one of the words of COLOR_NAMES? */
-bool known_color(const char *name);
+bool led_known_color(const char *name);
 /* multi_index ("green blue red") into color[]; -1 when it does not fit. */
-int split_colors(char *line, char color[][COLOR_LEN]);
+int led_split_colors(char *line, char color[][COLOR_LEN]);
 /* multi_intensity ("43 226 138") into value[]; -1 when malformed. */
-int parse_intensities(const char *line, long *value, int max);
+int led_parse_intensities(const char *line, long *value, int max);
 /* "v1 v2 ... vn\n": the kernel refuses a space before the newline. */
-void format_intensities(const long *value, int n, char *buf, size_t size);
+void led_format_intensities(const long *value, int n, char *buf, size_t size);
 /* An intensity or brightness as the kernel's %i reads it. */
-int parse_value(const char *s, long *value);
+int led_parse_value(const char *s, long *value);
 /* "RRGGBB", six hex digits (after the '#'), into rgb[]; -1 otherwise. */
-int parse_rgb(const char *s, unsigned char rgb[3]);
+int led_parse_rgb(const char *s, unsigned char rgb[3]);
 /* A color component 0..255 as an intensity 0..max, rounded. */
-long scale_component(unsigned int component, long max);
+long led_scale_component(unsigned int component, long max);
 /* What the kernel drives on one color (led_mc_calc_color_components()). */
-unsigned int driven_value(unsigned int brightness, unsigned int intensity,
+unsigned int led_driven_value(unsigned int brightness, unsigned int intensity,
 			  unsigned int max, bool closest);
 /* Does kernel version v (n numbers of it read) round to closest? */
-bool version_rounds(const int v[3], int n);
-bool running_kernel_rounds(void);
+bool led_version_rounds(const int v[3], int n);
+bool led_kernel_rounds(void);
 
 #endif

@@ -25,7 +25,7 @@ static const char *const trig_attrs[][TRIG_ATTRS + 1] = {
 };
 
 /* Is name one of the words of COLOR_NAMES? */
-bool known_color(const char *name)
+bool led_known_color(const char *name)
 {
 	size_t len = strlen(name), wlen;
 	const char *word = COLOR_NAMES;
@@ -40,7 +40,7 @@ bool known_color(const char *name)
 }
 
 /* multi_index ("green blue red") into color[]; -1 when it does not fit. */
-int split_colors(char *line, char color[][COLOR_LEN])
+int led_split_colors(char *line, char color[][COLOR_LEN])
 {
 	char *word, *save;
 	int n = 0;
@@ -55,7 +55,7 @@ int split_colors(char *line, char color[][COLOR_LEN])
 }
 
 /* multi_intensity ("43 226 138") into value[]; -1 when malformed. */
-int parse_intensities(const char *line, long *value, int max)
+int led_parse_intensities(const char *line, long *value, int max)
 {
 	const char *p = line;
 	char *end;
@@ -76,7 +76,7 @@ int parse_intensities(const char *line, long *value, int max)
 }
 
 /* "v1 v2 ... vn\n": the kernel refuses a space before the newline. */
-void format_intensities(const long *value, int n, char *buf,
+void led_format_intensities(const long *value, int n, char *buf,
 			       size_t size)
 {
 	size_t len = 0;
@@ -93,7 +93,7 @@ void format_intensities(const long *value, int n, char *buf,
  * An intensity or brightness as the kernel's %i reads it (sysfs does):
  * decimal, 0x hex, leading-0 octal.
  */
-int parse_value(const char *s, long *value)
+int led_parse_value(const char *s, long *value)
 {
 	unsigned long v;
 
@@ -104,7 +104,7 @@ int parse_value(const char *s, long *value)
 }
 
 /* "RRGGBB", six hex digits (after the '#'), into rgb[]; -1 otherwise. */
-int parse_rgb(const char *s, unsigned char rgb[3])
+int led_parse_rgb(const char *s, unsigned char rgb[3])
 {
 	char byte[3] = "";
 	int i;
@@ -119,7 +119,7 @@ int parse_rgb(const char *s, unsigned char rgb[3])
 }
 
 /* A color component 0..255 as an intensity 0..max, rounded. */
-long scale_component(unsigned int component, long max)
+long led_scale_component(unsigned int component, long max)
 {
 	return (component * max + 127) / 255;
 }
@@ -128,7 +128,7 @@ long scale_component(unsigned int component, long max)
  * What the kernel drives on one color (led_mc_calc_color_components()),
  * in its unsigned int arithmetic, wrap-around included.
  */
-unsigned int driven_value(unsigned int brightness,
+unsigned int led_driven_value(unsigned int brightness,
 				 unsigned int intensity, unsigned int max,
 				 bool closest)
 {
@@ -144,7 +144,7 @@ unsigned int driven_value(unsigned int brightness,
  * to closest?  Commit 065d099f1be5 made it so in 6.6; stable took it
  * into 6.5.3, 6.4.16, 6.1.53 and 5.15.132 (not 5.10).
  */
-bool version_rounds(const int v[3], int n)
+bool led_version_rounds(const int v[3], int n)
 {
 	static const int since[][3] = {
 		{ 5, 15, 132 }, { 6, 1, 53 }, { 6, 4, 16 }, { 6, 5, 3 },
@@ -161,14 +161,14 @@ bool version_rounds(const int v[3], int n)
 	return false;
 }
 
-bool running_kernel_rounds(void)
+bool led_kernel_rounds(void)
 {
 	int v[3];
 
-	return version_rounds(v, running_version(v));
+	return led_version_rounds(v, running_version(v));
 }
 
-const char *leds_dir(void)
+const char *led_class_dir(void)
 {
 	static char dir[PATH_MAX];
 
@@ -181,11 +181,11 @@ const char *leds_dir(void)
 static int attr_path(const char *name, const char *attr, char *path,
 		     struct kit_err *e)
 {
-	if (snprintf(path, PATH_MAX, "%s/%s/%s", leds_dir(), name, attr) <
+	if (snprintf(path, PATH_MAX, "%s/%s/%s", led_class_dir(), name, attr) <
 	    PATH_MAX)
 		return 0;
 	return kit_fail(e, EXIT_RUNTIME, 0, "path too long: %s/%s/%s",
-			leds_dir(), name, attr);
+			led_class_dir(), name, attr);
 }
 
 /* 1, 0 when the LED has no such file, -1 with *e. */
@@ -203,7 +203,7 @@ static int read_optional_attr(const struct led *led, const char *attr,
 	return kit_fail(e, EXIT_RUNTIME, errno, "cannot read %s", path);
 }
 
-int read_attr(const struct led *led, const char *attr, char *buf,
+int led_read_attr(const struct led *led, const char *attr, char *buf,
 	      size_t size, struct kit_err *e)
 {
 	char path[PATH_MAX];
@@ -219,7 +219,7 @@ int read_attr(const struct led *led, const char *attr, char *buf,
 static int read_per_color(const struct led *led, const char *attr,
 			  char *buf, long *value, struct kit_err *e)
 {
-	if (parse_intensities(buf, value, MAX_COLORS) == led->ncolors)
+	if (led_parse_intensities(buf, value, MAX_COLORS) == led->ncolors)
 		return 0;
 	return kit_fail(e, EXIT_RUNTIME, 0, "%s: %s is not %d numbers: %s",
 			led->name, attr, led->ncolors, buf);
@@ -230,26 +230,26 @@ static int read_number(const struct led *led, const char *attr, long *value,
 {
 	char buf[32];
 
-	if (read_attr(led, attr, buf, sizeof(buf), e))
+	if (led_read_attr(led, attr, buf, sizeof(buf), e))
 		return -1;
-	if (!parse_value(buf, value))
+	if (!led_parse_value(buf, value))
 		return 0;
 	return kit_fail(e, EXIT_RUNTIME, 0, "%s: %s is not a number: %s",
 			led->name, attr, buf);
 }
 
-int read_led(struct led *led, struct kit_err *e)
+int led_read(struct led *led, struct kit_err *e)
 {
 	char buf[512];
 	int i, has;
 
-	if (read_attr(led, "multi_index", buf, sizeof(buf), e))
+	if (led_read_attr(led, "multi_index", buf, sizeof(buf), e))
 		return -1;
-	led->ncolors = split_colors(buf, led->color);
+	led->ncolors = led_split_colors(buf, led->color);
 	if (led->ncolors < 0)
 		return kit_fail(e, EXIT_RUNTIME, 0, "%s: multi_index is not 1 "
 				"to %d color names", led->name, MAX_COLORS);
-	if (read_attr(led, "multi_intensity", buf, sizeof(buf), e) ||
+	if (led_read_attr(led, "multi_intensity", buf, sizeof(buf), e) ||
 	    read_per_color(led, "multi_intensity", buf, led->intensity, e) ||
 	    read_number(led, "brightness", &led->brightness, e) ||
 	    read_number(led, "max_brightness", &led->max_brightness, e))
@@ -270,7 +270,7 @@ int read_led(struct led *led, struct kit_err *e)
 
 /* *t is trigger name, with its settings' files in the order they are
  * written, their texts left empty. */
-void trig_named(struct trig *t, const char *name)
+void led_trig_named(struct trig *t, const char *name)
 {
 	size_t i, j;
 
@@ -282,7 +282,7 @@ void trig_named(struct trig *t, const char *name)
 			t->attr[j] = trig_attrs[i][j + 1];
 }
 
-int read_trig(const struct led *led, struct trig *t, const char *want,
+int led_read_trig(const struct led *led, struct trig *t, const char *want,
 	      struct kit_err *e)
 {
 	char line[LEDTEXT_PATTERN_SIZE], *names[256];
@@ -293,7 +293,7 @@ int read_trig(const struct led *led, struct trig *t, const char *want,
 	has = read_optional_attr(led, "trigger", line, sizeof(line), e);
 	if (has <= 0)
 		return has;
-	n = ledtext_triggers(line, names, 256, &current);
+	n = led_text_triggers(line, names, 256, &current);
 	for (i = 0; i < n && !offered; i++)
 		offered = !strcmp(names[i], want);
 	if (!offered)
@@ -301,15 +301,16 @@ int read_trig(const struct led *led, struct trig *t, const char *want,
 				"load its module (modprobe " TRIG_MODULE "), or "
 				"see '%s' in mcled trigger", led->name, want,
 				want, want);
-	trig_named(t, current < 0 ? "none" : names[current]);
+	led_trig_named(t, current < 0 ? "none" : names[current]);
 	for (i = 0; i < TRIG_ATTRS && t->attr[i]; i++)
-		if (read_attr(led, t->attr[i], t->text[i], sizeof(t->text[i]),
+		if (led_read_attr(led, t->attr[i], t->text[i],
+				  sizeof(t->text[i]),
 			      e))
 			return -1;
 	return 1;
 }
 
-bool is_multicolor(const char *name)
+bool led_is_multicolor(const char *name)
 {
 	char path[PATH_MAX];
 	struct kit_err e;
@@ -328,9 +329,9 @@ static int by_name(const void *a, const void *b)
  * name that exists is that LED alone, whatever it holds: a backslash or
  * a * in a LED's name is no glob (fnmatch() would find no 'x\y').
  */
-char **matching_names(const char *pattern, int *count)
+char **led_matching_names(const char *pattern, int *count)
 {
-	DIR *dir = opendir(leds_dir());
+	DIR *dir = opendir(led_class_dir());
 	char **names = NULL;
 	struct dirent *entry;
 	struct stat st;
@@ -355,7 +356,8 @@ char **matching_names(const char *pattern, int *count)
 	return names;
 }
 
-int check_writable(const struct led *led, const char *attr, struct kit_err *e)
+int led_check_writable(const struct led *led, const char *attr,
+		       struct kit_err *e)
 {
 	char path[PATH_MAX];
 
@@ -398,7 +400,8 @@ static int write_attr(const struct led *led, const char *attr,
 
 /* The trigger, then its settings (an empty one, a pattern there was
  * not, is left out). */
-static int write_trig(const struct led *led, const struct trig *t, struct kit_err *e)
+static int write_trig(const struct led *led, const struct trig *t,
+		      struct kit_err *e)
 {
 	char text[LEDTEXT_PATTERN_SIZE + 1];
 	int i;
@@ -420,7 +423,7 @@ static int write_trig(const struct led *led, const struct trig *t, struct kit_er
  * The intensities (unless NULL), the trigger (unless NULL), then the
  * brightness (unless negative); *taken counts the writes the LED took.
  */
-int write_state(const struct led *led, const long *intensity,
+int led_write_state(const struct led *led, const long *intensity,
 		       const struct trig *trig, long brightness, int *taken,
 		       struct kit_err *e)
 {
@@ -428,7 +431,7 @@ int write_state(const struct led *led, const long *intensity,
 
 	*taken = 0;
 	if (intensity) {
-		format_intensities(intensity, led->ncolors, text,
+		led_format_intensities(intensity, led->ncolors, text,
 				   sizeof(text));
 		if (write_attr(led, "multi_intensity", text, e))
 			return -1;

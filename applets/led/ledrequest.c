@@ -17,7 +17,7 @@ static int bad_value(const char *arg, struct kit_err *e)
 {
 	unsigned char rgb[3];
 
-	if (!parse_rgb(arg, rgb))
+	if (!led_parse_rgb(arg, rgb))
 		return kit_fail(e, EXIT_USAGE, 0, "bad value '%s': for a color "
 				"write '#%s'; values are decimal, 0x hex or 0 "
 				"octal", arg, arg);
@@ -32,7 +32,7 @@ static int parse_named(struct request *req, const char *arg,
 	int i;
 
 	cv->color = xstrndup(arg, eq - arg);
-	if (!known_color(cv->color))
+	if (!led_known_color(cv->color))
 		return kit_fail(e, EXIT_USAGE, 0, "unknown color '%s'; colors: "
 				"%s", cv->color, COLOR_NAMES);
 	for (i = 0; i < req->nvalues; i++)
@@ -40,7 +40,7 @@ static int parse_named(struct request *req, const char *arg,
 		    !strcmp(req->values[i].color, cv->color))
 			return kit_fail(e, EXIT_USAGE, 0, "%s given twice",
 					cv->color);
-	if (parse_value(eq + 1, &cv->value))
+	if (led_parse_value(eq + 1, &cv->value))
 		return bad_value(arg, e);
 	req->nvalues++;
 	return 0;
@@ -57,13 +57,13 @@ static int parse_set_arg(struct request *req, const char *arg,
 		if (req->rgb_arg)
 			return kit_fail(e, EXIT_USAGE, 0, "one #RRGGBB at a "
 					"time: %s and %s", req->rgb_arg, arg);
-		if (parse_rgb(arg + 1, req->rgb))
+		if (led_parse_rgb(arg + 1, req->rgb))
 			return kit_fail(e, EXIT_USAGE, 0, "bad color '%s': give "
 					"#RRGGBB, six hex digits", arg);
 		req->rgb_arg = arg;
 		return 0;
 	}
-	if (parse_value(arg, &req->values[req->nvalues].value))
+	if (led_parse_value(arg, &req->values[req->nvalues].value))
 		return bad_value(arg, e);
 	req->nvalues++;
 	req->npositional++;
@@ -75,7 +75,7 @@ enum action led_action_of(const char *word)
 	int a;
 
 	for (a = ACT_STEADY; a <= ACT_HEARTBEAT; a++)
-		if (!strcmp(word, actions[a].word))
+		if (!strcmp(word, led_actions[a].word))
 			return a;
 	return ACT_NONE;
 }
@@ -101,7 +101,7 @@ static int parse_action(struct request *req, const char *repeat_arg,
 			int argc, char **argv, struct kit_err *e)
 {
 	req->action = led_action_of(argv[0]);
-	if (argc - 1 != actions[req->action].nargs)
+	if (argc - 1 != led_actions[req->action].nargs)
 		return kit_fail(e, EXIT_USAGE, 0, "%s takes %s", argv[0],
 				req->action == ACT_BLINK ? "ON_MS OFF_MS" :
 				req->action == ACT_PATTERN ?
@@ -140,7 +140,7 @@ int led_parse_request(struct request *req, const char *bright_arg,
 		;
 	req->values = xcalloc(argc + 1, sizeof(*req->values));
 	if (bright_arg) {
-		if (ledtext_level(bright_arg, &req->brightness,
+		if (led_text_level(bright_arg, &req->brightness,
 				  &req->percent))
 			return kit_fail(e, EXIT_USAGE, 0, "bad brightness '%s': "
 					"give 0 to max_brightness, or 0%% to "

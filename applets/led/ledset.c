@@ -8,7 +8,7 @@
 
 #define CHOICES_SHOWN	4	/* names in the "choose one" message */
 
-const struct action_def actions[] = {
+const struct action_def led_actions[] = {
 	[ACT_STEADY] = { "steady", "none", 0 },
 	[ACT_BLINK] = { "blink", "timer", 2 },
 	[ACT_PATTERN] = { "pattern", "pattern", 1 },
@@ -19,30 +19,30 @@ struct led *led_select(const char *pattern, int *count, struct kit_err *e)
 {
 	bool exact = pattern && !strpbrk(pattern, "*?[");
 	int i, n = 0, nnames;
-	char **names = matching_names(pattern ? pattern : "*", &nnames);
+	char **names = led_matching_names(pattern ? pattern : "*", &nnames);
 	struct led *leds;
 
 	if (!nnames && pattern) {
 		kit_fail(e, EXIT_RUNTIME, 0, "no LED %s '%s' in %s",
-			 exact ? "named" : "matches", pattern, leds_dir());
+			 exact ? "named" : "matches", pattern, led_class_dir());
 		return NULL;
 	}
 	leds = xcalloc(nnames + 1, sizeof(*leds));
 	for (i = 0; i < nnames; i++) {
-		if (!is_multicolor(names[i]) && !exact)
+		if (!led_is_multicolor(names[i]) && !exact)
 			continue;
-		if (!is_multicolor(names[i])) {
+		if (!led_is_multicolor(names[i])) {
 			kit_fail(e, EXIT_RUNTIME, 0, "%s is not a multicolor "
 				 "LED (no multi_index)", pattern);
 			return NULL;
 		}
 		leds[n].name = names[i];
-		if (read_led(&leds[n++], e))
+		if (led_read(&leds[n++], e))
 			return NULL;
 	}
 	if (!n && pattern) {
 		kit_fail(e, EXIT_RUNTIME, 0, "no multicolor LED matches '%s' in "
-			 "%s", pattern, leds_dir());
+			 "%s", pattern, led_class_dir());
 		return NULL;
 	}
 	*count = n;
@@ -59,7 +59,7 @@ int led_need_one(const struct led *leds, int n, const char *pattern,
 		return 0;
 	if (!n)
 		return kit_fail(e, EXIT_RUNTIME, 0, "no multicolor LED in %s",
-				leds_dir());
+				led_class_dir());
 	for (i = 0; i < n && i < CHOICES_SHOWN; i++) {
 		strcat(names, i ? ", " : "");
 		strcat(names, leds[i].name);
@@ -69,7 +69,8 @@ int led_need_one(const struct led *leds, int n, const char *pattern,
 			n > CHOICES_SHOWN ? ", ..." : "");
 }
 
-const char *color_list(const struct led *led)
+/* "green blue red", for messages; the text lasts until the next call. */
+static const char *color_list(const struct led *led)
 {
 	static char list[MAX_COLORS * COLOR_LEN];
 	int i;
@@ -115,7 +116,7 @@ static int set_color(struct led *led, const char *color, long value,
 		if (strcmp(led->color[i], color))
 			continue;
 		if (set_channel(led, i, component ?
-				scale_component(*component,
+				led_scale_component(*component,
 						led->max_intensity[i]) :
 				value, e))
 			return -1;
@@ -177,7 +178,7 @@ static int plan_led(struct led *led, const struct request *req,
 	led->new_brightness = -1;
 	if (!req->has_brightness)
 		return 0;
-	led->new_brightness = ledtext_level_of(req->brightness, req->percent,
+	led->new_brightness = led_text_level_of(req->brightness, req->percent,
 					       led->max_brightness);
 	if (led->new_brightness > led->max_brightness)
 		return kit_fail(e, EXIT_USAGE, 0, "%s: brightness %ld is above "
@@ -197,11 +198,11 @@ static int plan_led(struct led *led, const struct request *req,
 static int plan_action(struct led *led, const struct request *req,
 		       struct kit_err *e)
 {
-	const char *trigger = actions[req->action].trigger;
+	const char *trigger = led_actions[req->action].trigger;
 	struct trig *t = led->new_trig;
 	struct kit_err bad;
 	bool lit;
-	int has = read_trig(led, led->trig, trigger, e);
+	int has = led_read_trig(led, led->trig, trigger, e);
 
 	if (has < 0)
 		return -1;
@@ -210,12 +211,12 @@ static int plan_action(struct led *led, const struct request *req,
 				"this kernel has no LED triggers "
 				"(CONFIG_LEDS_TRIGGERS)", led->name);
 	lit = !strcmp(led->trig->name, "none") && led->brightness;
-	trig_named(t, trigger);
+	led_trig_named(t, trigger);
 	if (req->action == ACT_BLINK) {
 		snprintf(t->text[0], sizeof(t->text[0]), "%lu", req->delay_on);
 		snprintf(t->text[1], sizeof(t->text[1]), "%lu", req->delay_off);
 	} else if (req->action == ACT_PATTERN) {
-		if (ledtext_pattern(req->pattern, led->max_brightness,
+		if (led_text_pattern(req->pattern, led->max_brightness,
 				    t->text[0], sizeof(t->text[0]), &bad))
 			return kit_fail(e, EXIT_USAGE, 0, "%s: %s",
 					led->name, bad.msg);
@@ -262,7 +263,7 @@ static int put_back(const struct led *leds, int failed, int taken,
 			break;
 		if (i == failed && !trig)	/* it took the intensities only */
 			brightness = -1;
-		if (write_state(&leds[i], intensities ? leds[i].intensity :
+		if (led_write_state(&leds[i], intensities ? leds[i].intensity :
 				NULL, trig, brightness, &n, &again))
 			return kit_fail(e, EXIT_RUNTIME, 0, "%s; putting %s back "
 					"failed too: %s", why, leds[i].name,
@@ -292,13 +293,13 @@ int led_set(struct led *leds, int n, const struct request *req,
 	}
 	for (i = 0; i < n; i++)
 		if ((intensities &&
-		     check_writable(&leds[i], "multi_intensity", e)) ||
-		    (req->action && check_writable(&leds[i], "trigger", e)) ||
+		     led_check_writable(&leds[i], "multi_intensity", e)) ||
+		    (req->action && led_check_writable(&leds[i], "trigger", e)) ||
 		    (leds[i].new_brightness >= 0 &&
-		     check_writable(&leds[i], "brightness", e)))
+		     led_check_writable(&leds[i], "brightness", e)))
 			return -1;
 	for (i = 0; i < n; i++)
-		if (write_state(&leds[i], intensities ?
+		if (led_write_state(&leds[i], intensities ?
 				leds[i].new_intensity : NULL,
 				leds[i].new_trig, leds[i].new_brightness,
 				&taken, e))

@@ -17,7 +17,7 @@ struct action_def {
 	const char *word, *trigger;
 	int nargs;
 };
-extern const struct action_def actions[];
+extern const struct action_def led_actions[];
 
 /* One argument of set: COLOR=V, or a value in order (color NULL). */
 struct color_value {
@@ -37,9 +37,6 @@ struct request {
 	const char *pattern;		/* as given */
 	long repeat;
 };
-
-/* "green blue red", for messages; the text lasts until the next call. */
-const char *color_list(const struct led *led);
 
 /*
  * req written to the n LEDs: all of them or none.  0, or -1 with e (a

@@ -24,7 +24,7 @@ static void driven_values(const struct led *led, bool closest, long *value)
 	int i;
 
 	for (i = 0; i < led->ncolors; i++)
-		value[i] = driven_value(led->brightness, led->intensity[i],
+		value[i] = led_driven_value(led->brightness, led->intensity[i],
 					led->max_brightness, closest);
 }
 

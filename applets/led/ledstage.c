@@ -31,7 +31,7 @@ static const struct {
 
 #define BLANKS		" \t"
 
-void ledstage_defaults(struct ledstage_conf *conf)
+void led_stage_defaults(struct led_stage_conf *conf)
 {
 	int i;
 
@@ -41,7 +41,7 @@ void ledstage_defaults(struct ledstage_conf *conf)
 			 stages[i].look);
 }
 
-int ledstage_find(const char *name)
+int led_stage_find(const char *name)
 {
 	int i;
 
@@ -51,7 +51,7 @@ int ledstage_find(const char *name)
 	return -1;
 }
 
-const char *ledstage_name(enum ledstage_id stage)
+const char *led_stage_name(enum led_stage_id stage)
 {
 	return stages[stage].name;
 }
@@ -70,9 +70,9 @@ static char *trim(char *s)
 
 /* The value's place in *conf for key, or NULL; *line, where its line
  * number goes (NULL: modules=, which mcled does not check). */
-static char *slot(struct ledstage_conf *conf, const char *key, int **line)
+static char *slot(struct led_stage_conf *conf, const char *key, int **line)
 {
-	int stage = ledstage_find(key);
+	int stage = led_stage_find(key);
 
 	*line = NULL;
 	if (stage >= 0) {
@@ -101,7 +101,7 @@ static void cut_comment(char *value)
 		}
 }
 
-static int parse_line(struct ledstage_conf *conf, char *line, int n,
+static int parse_line(struct led_stage_conf *conf, char *line, int n,
 		      struct kit_err *e)
 {
 	char *eq = strchr(line, '='), *key, *value, *to;
@@ -132,7 +132,7 @@ static int parse_line(struct ledstage_conf *conf, char *line, int n,
 	return 0;
 }
 
-int ledstage_parse(struct ledstage_conf *conf, char *text, size_t len,
+int led_stage_parse(struct led_stage_conf *conf, char *text, size_t len,
 		   int *line_no, struct kit_err *e)
 {
 	char *line, *next, *end, *nul = memchr(text, '\0', len);
@@ -156,7 +156,7 @@ int ledstage_parse(struct ledstage_conf *conf, char *text, size_t len,
 	return 0;
 }
 
-int ledstage_look_args(char *look, char **argv, int max)
+int led_stage_look_args(char *look, char **argv, int max)
 {
 	char *save = NULL, *word;
 	int n = 0;
@@ -172,7 +172,7 @@ int ledstage_look_args(char *look, char **argv, int max)
 	return n < 2 ? -1 : n;
 }
 
-const char *ledstage_led(const struct ledstage_conf *conf, char *cmdline,
+const char *led_stage_led(const struct led_stage_conf *conf, char *cmdline,
 			 char *buf, size_t size)
 {
 	char *param, *val;
@@ -184,7 +184,7 @@ const char *ledstage_led(const struct ledstage_conf *conf, char *cmdline,
 	return strcmp(buf, LEDSTAGE_OFF) ? buf : NULL;
 }
 
-int ledstage_add_module(struct ledstage_conf *conf, const char *module)
+int led_stage_add_module(struct led_stage_conf *conf, const char *module)
 {
 	size_t len = strlen(conf->modules), mlen = strlen(module);
 	const char *p = conf->modules;
@@ -201,7 +201,7 @@ int ledstage_add_module(struct ledstage_conf *conf, const char *module)
 	return 0;
 }
 
-void ledstage_print(const struct ledstage_conf *conf, FILE *out)
+void led_stage_print(const struct led_stage_conf *conf, FILE *out)
 {
 	int i;
 

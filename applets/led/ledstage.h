@@ -18,7 +18,7 @@
 #define LEDSTAGE_CONF	"/etc/kit/led.conf"
 #define LEDSTAGE_LINE	512
 
-enum ledstage_id {
+enum led_stage_id {
 	LEDSTAGE_STARTED,	/* the initramfs runs */
 	LEDSTAGE_WAITING,	/* for the root device */
 	LEDSTAGE_MOUNTED,	/* root mounted, handed over */
@@ -26,7 +26,7 @@ enum ledstage_id {
 	LEDSTAGE_COUNT
 };
 
-struct ledstage_conf {
+struct led_stage_conf {
 	char led[LEDSTAGE_LINE];	/* name or glob; "": the only one */
 	char modules[LEDSTAGE_LINE];	/* what the LED needs, loaded first */
 	char look[LEDSTAGE_COUNT][LEDSTAGE_LINE];
@@ -35,7 +35,7 @@ struct ledstage_conf {
 };
 
 /* The defaults: the only multicolor LED, no modules, the looks above. */
-void ledstage_defaults(struct ledstage_conf *conf);
+void led_stage_defaults(struct led_stage_conf *conf);
 
 /*
  * The file's text, len bytes, over *conf: KEY=VALUE lines, a '#' that
@@ -44,12 +44,12 @@ void ledstage_defaults(struct ledstage_conf *conf);
  * Returns 0, or -1 with the line's number in *line_no and the reason in
  * *e.
  */
-int ledstage_parse(struct ledstage_conf *conf, char *text, size_t len,
+int led_stage_parse(struct led_stage_conf *conf, char *text, size_t len,
 		   int *line_no, struct kit_err *e);
 
 /* The stage named, or -1. */
-int ledstage_find(const char *name);
-const char *ledstage_name(enum ledstage_id stage);
+int led_stage_find(const char *name);
+const char *led_stage_name(enum led_stage_id stage);
 
 /*
  * A look's words as mcled set takes them, in place: COLOR ACTION, then
@@ -57,7 +57,7 @@ const char *ledstage_name(enum ledstage_id stage);
  * arguments.  Returns the count (at most max), -1 when there is no
  * action.
  */
-int ledstage_look_args(char *look, char **argv, int max);
+int led_stage_look_args(char *look, char **argv, int max);
 
 /*
  * The LED the boot shows its stages on: the last kit.led= of cmdline
@@ -65,33 +65,33 @@ int ledstage_look_args(char *look, char **argv, int max);
  * place: cmdline_next()), else conf's led.  NULL when that is "off"; ""
  * for the only multicolor LED.  The result points into buf.
  */
-const char *ledstage_led(const struct ledstage_conf *conf, char *cmdline,
+const char *led_stage_led(const struct led_stage_conf *conf, char *cmdline,
 			 char *buf, size_t size);
 
 /* module added to conf's modules unless it is there; -1: no room. */
-int ledstage_add_module(struct ledstage_conf *conf, const char *module);
+int led_stage_add_module(struct led_stage_conf *conf, const char *module);
 
 /*
  * The file at path (missing: none) over the defaults, every value
  * checked, each look's action in action[]: 0, or -1 with *e naming the
  * file's line.
  */
-int ledstage_read(struct ledstage_conf *conf, const char *path,
+int led_stage_read(struct led_stage_conf *conf, const char *path,
 		  enum action action[LEDSTAGE_COUNT], struct kit_err *e);
 /*
  * The look of stage as set's words in argv (their text in copy,
  * LEDSTAGE_LINE bytes) and as a checked request: the words' count, or
  * -1 with *e, "PATH:LINE: STAGE=LOOK: why".
  */
-int ledstage_request(const struct ledstage_conf *conf, int stage,
+int led_stage_request(const struct led_stage_conf *conf, int stage,
 		     const char *path, char *copy, char **argv,
 		     struct request *req, struct kit_err *e);
 /* The trigger module of each look's action added to conf's modules. */
-int ledstage_add_triggers(struct ledstage_conf *conf,
+int led_stage_add_triggers(struct led_stage_conf *conf,
 			  const enum action action[LEDSTAGE_COUNT],
 			  struct kit_err *e);
 
 /* *conf as the file's text, every key in it. */
-void ledstage_print(const struct ledstage_conf *conf, FILE *out);
+void led_stage_print(const struct led_stage_conf *conf, FILE *out);
 
 #endif

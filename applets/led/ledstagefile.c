@@ -19,7 +19,7 @@ static int look_request(char *look, char **argv, struct request *req,
 			struct kit_err *e)
 {
 	char text[LEDTEXT_PATTERN_SIZE];
-	int n = ledstage_look_args(look, argv, LEDSTAGE_LINE / 2);
+	int n = led_stage_look_args(look, argv, LEDSTAGE_LINE / 2);
 
 	memset(req, 0, sizeof(*req));
 	if (n < 0)
@@ -33,13 +33,13 @@ static int look_request(char *look, char **argv, struct request *req,
 	/* The pattern's form; its levels against the LED's maximum at
 	 * boot. */
 	if (req->action == ACT_PATTERN &&
-	    ledtext_pattern(req->pattern, LEDTEXT_MAX_LEVEL, text,
+	    led_text_pattern(req->pattern, LEDTEXT_MAX_LEVEL, text,
 			    sizeof(text), e))
 		return -1;
 	return n;
 }
 
-int ledstage_request(const struct ledstage_conf *conf, int stage,
+int led_stage_request(const struct led_stage_conf *conf, int stage,
 		     const char *path, char *copy, char **argv,
 		     struct request *req, struct kit_err *e)
 {
@@ -50,14 +50,14 @@ int ledstage_request(const struct ledstage_conf *conf, int stage,
 	n = look_request(copy, argv, req, &bad);
 	if (n < 0)
 		return kit_fail(e, EXIT_RUNTIME, 0, "%s:%d: %s=%s: %s", path,
-				conf->look_line[stage], ledstage_name(stage),
+				conf->look_line[stage], led_stage_name(stage),
 				conf->look[stage], bad.msg);
 	return n;
 }
 
 /* The file at path over *conf, its keys and led= checked, each error
  * with its line; a missing file leaves *conf. */
-static int read_file(struct ledstage_conf *conf, const char *path,
+static int read_file(struct led_stage_conf *conf, const char *path,
 		     struct kit_err *e)
 {
 	char text[LEDSTAGE_COUNT * LEDSTAGE_LINE * 4];
@@ -87,7 +87,7 @@ static int read_file(struct ledstage_conf *conf, const char *path,
 		goto fail;
 	}
 	close(fd);
-	if (ledstage_parse(conf, text, len, &line, &bad))
+	if (led_stage_parse(conf, text, len, &line, &bad))
 		return kit_fail(e, EXIT_RUNTIME, 0, "%s:%d: %s", path, line,
 				bad.msg);
 	if (strchr(conf->led, '/'))
@@ -100,25 +100,25 @@ fail:
 	return -1;
 }
 
-int ledstage_read(struct ledstage_conf *conf, const char *path,
+int led_stage_read(struct led_stage_conf *conf, const char *path,
 		  enum action action[LEDSTAGE_COUNT], struct kit_err *e)
 {
 	char copy[LEDSTAGE_LINE], *argv[LEDSTAGE_LINE / 2];
 	struct request req;
 	int i;
 
-	ledstage_defaults(conf);
+	led_stage_defaults(conf);
 	if (read_file(conf, path, e))
 		return -1;
 	for (i = 0; i < LEDSTAGE_COUNT; i++) {
-		if (ledstage_request(conf, i, path, copy, argv, &req, e) < 0)
+		if (led_stage_request(conf, i, path, copy, argv, &req, e) < 0)
 			return -1;
 		action[i] = req.action;
 	}
 	return 0;
 }
 
-int ledstage_add_triggers(struct ledstage_conf *conf,
+int led_stage_add_triggers(struct led_stage_conf *conf,
 			  const enum action action[LEDSTAGE_COUNT],
 			  struct kit_err *e)
 {
@@ -126,11 +126,11 @@ int ledstage_add_triggers(struct ledstage_conf *conf,
 	int i;
 
 	for (i = 0; i < LEDSTAGE_COUNT; i++) {
-		if (!strcmp(actions[action[i]].trigger, "none"))
+		if (!strcmp(led_actions[action[i]].trigger, "none"))
 			continue;
 		snprintf(module, sizeof(module), TRIG_MODULE,
-			 actions[action[i]].trigger);
-		if (ledstage_add_module(conf, module))
+			 led_actions[action[i]].trigger);
+		if (led_stage_add_module(conf, module))
 			return kit_fail(e, EXIT_RUNTIME, 0, "modules= leaves no "
 					"room for %s", module);
 	}

@@ -10,7 +10,7 @@
 #include "core/kit.h"
 #include "led/ledtext.h"
 
-int ledtext_level(const char *s, long *value, bool *percent)
+int led_text_level(const char *s, long *value, bool *percent)
 {
 	size_t len = strlen(s);
 	char digits[8] = "";
@@ -33,12 +33,12 @@ int ledtext_level(const char *s, long *value, bool *percent)
 	return 0;
 }
 
-long ledtext_level_of(long value, bool percent, long max)
+long led_text_level_of(long value, bool percent, long max)
 {
 	return percent ? (value * max + 50) / 100 : value;
 }
 
-int ledtext_triggers(char *line, char **names, int max, int *current)
+int led_text_triggers(char *line, char **names, int max, int *current)
 {
 	char *word, *save;
 	size_t len;
@@ -67,11 +67,11 @@ static int pattern_pair(const char *level_word, const char *ms_word, long max,
 	bool percent;
 	long level;
 
-	if (ledtext_level(level_word, &level, &percent))
+	if (led_text_level(level_word, &level, &percent))
 		return kit_fail(e, EXIT_USAGE, 0, "bad brightness '%s' in the "
 				"pattern: give 0 to max_brightness, or 0%% to "
 				"100%%", level_word);
-	level = ledtext_level_of(level, percent, max);
+	level = led_text_level_of(level, percent, max);
 	if (level > max)
 		return kit_fail(e, EXIT_USAGE, 0, "brightness %ld in the "
 				"pattern is above max_brightness %ld", level,
@@ -88,7 +88,7 @@ static int pattern_pair(const char *level_word, const char *ms_word, long max,
 	return 0;
 }
 
-int ledtext_pattern(const char *spec, long max, char *out, size_t size,
+int led_text_pattern(const char *spec, long max, char *out, size_t size,
 		    struct kit_err *e)
 {
 	char *copy = xstrdup(spec), *word[2], *save = NULL;

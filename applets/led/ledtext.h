@@ -23,9 +23,9 @@
  * pattern trigger read one, or N%, a decimal percentage of max_brightness
  * (*percent set).  0, or -1 when malformed.
  */
-int ledtext_level(const char *s, long *value, bool *percent);
+int led_text_level(const char *s, long *value, bool *percent);
 /* That level on a LED of max_brightness max: N% rounded to closest. */
-long ledtext_level_of(long value, bool percent, long max);
+long led_text_level_of(long value, bool percent, long max);
 /* The largest max it takes: 100% of it, rounded, still fits a long. */
 #define LEDTEXT_MAX_LEVEL	((LONG_MAX - 50) / 100)
 
@@ -34,7 +34,7 @@ long ledtext_level_of(long value, bool percent, long max);
  * at most max names; *current is the bracketed one's index, -1 if none.
  * Returns the count.
  */
-int ledtext_triggers(char *line, char **names, int max, int *current);
+int led_text_triggers(char *line, char **names, int max, int *current);
 
 /*
  * A pattern as mcled takes it, "B MS B MS ...", each B a level as above,
@@ -44,7 +44,7 @@ int ledtext_triggers(char *line, char **names, int max, int *current);
  * pairs, a brightness above max, more than a page
  * (pattern_trig_store_patterns(), pattern_trig_start_pattern()).
  */
-int ledtext_pattern(const char *spec, long max, char *out, size_t size,
+int led_text_pattern(const char *spec, long max, char *out, size_t size,
 		    struct kit_err *e);
 
 #endif

@@ -360,7 +360,7 @@ static int follow_dev(struct blkspans *spans, dev_t dev, uint64_t start,
 	return add_dev_span(spans, dev, start, end, depth, name);
 }
 
-int blkspans_of(struct blkspans *spans, const struct stat *st,
+int rd_blkspans_of(struct blkspans *spans, const struct stat *st,
 		const char *name)
 {
 	struct blkspan span = {
@@ -382,7 +382,7 @@ static bool same_storage(const struct blkspan *a, const struct blkspan *b)
 	       (!a->is_file || a->ino == b->ino);
 }
 
-bool blkspans_overlap(const struct blkspans *a, const struct blkspans *b,
+bool rd_blkspans_overlap(const struct blkspans *a, const struct blkspans *b,
 		      const struct blkspan **sa, const struct blkspan **sb,
 		      uint64_t *start, uint64_t *end)
 {
@@ -403,7 +403,7 @@ bool blkspans_overlap(const struct blkspans *a, const struct blkspans *b,
 	return false;
 }
 
-void blkspans_free(struct blkspans *spans)
+void rd_blkspans_free(struct blkspans *spans)
 {
 	free(spans->span);
 	spans->span = NULL;

@@ -40,15 +40,15 @@ struct blkspans {
  * 0, or -1 with spans->err.  Other files (fifos, character devices)
  * hold no storage: no spans.
  */
-int blkspans_of(struct blkspans *spans, const struct stat *st,
+int rd_blkspans_of(struct blkspans *spans, const struct stat *st,
 		const char *name);
 /*
  * The first byte range that a and b share: true, with *sa and *sb the
  * spans it lies in, [*start, *end) the bytes of *sa's file or device.
  */
-bool blkspans_overlap(const struct blkspans *a, const struct blkspans *b,
+bool rd_blkspans_overlap(const struct blkspans *a, const struct blkspans *b,
 		      const struct blkspan **sa, const struct blkspan **sb,
 		      uint64_t *start, uint64_t *end);
-void blkspans_free(struct blkspans *spans);
+void rd_blkspans_free(struct blkspans *spans);
 
 #endif

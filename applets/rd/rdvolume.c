@@ -59,11 +59,11 @@ static int check_target_overlap(struct load *ld, const struct volumes *v,
 			       "another TARGET", path);
 	if (!v->target.count)	/* no target yet, or -i */
 		return 0;
-	if (blkspans_of(&volume, st, path)) {
+	if (rd_blkspans_of(&volume, st, path)) {
 		ret = rd_fail(ld, "cannot tell whether %s shares storage with "
 			      "the target %s: %s", path, v->target_path,
 			      volume.err.msg);
-	} else if (blkspans_overlap(&volume, &v->target, &in, &out, &start,
+	} else if (rd_blkspans_overlap(&volume, &v->target, &in, &out, &start,
 				    &end)) {
 		ret = rd_fail(ld, "%s and the target %s share bytes %llu-%llu "
 			      "of %s: load it into another TARGET", path,
@@ -71,7 +71,7 @@ static int check_target_overlap(struct load *ld, const struct volumes *v,
 			      (unsigned long long)end - 1,
 			      out->depth ? in->name : out->name);
 	}
-	blkspans_free(&volume);
+	rd_blkspans_free(&volume);
 	return ret;
 }
 
@@ -147,8 +147,8 @@ int rd_volumes_target(struct load *ld, struct volumes *v,
 		      const struct stat *st)
 {
 	v->target_st = *st;
-	blkspans_free(&v->target);
-	if (blkspans_of(&v->target, st, v->target_path))
+	rd_blkspans_free(&v->target);
+	if (rd_blkspans_of(&v->target, st, v->target_path))
 		return rd_fail(ld, "cannot tell what holds the target %s: %s",
 			       v->target_path, v->target.err.msg);
 	return 0;
@@ -191,5 +191,5 @@ void rd_volumes_free(struct volumes *v)
 	if (v->fd >= 0)
 		close(v->fd);
 	v->fd = -1;
-	blkspans_free(&v->target);
+	rd_blkspans_free(&v->target);
 }

@@ -5,7 +5,7 @@
 
 #include "sock/bpfblob.h"
 
-const void *bpf_blob_get(struct bpf_blob *blob)
+const void *sock_bpf_blob(struct bpf_blob *blob)
 {
 	uLongf size = blob->size;
 	void *data;

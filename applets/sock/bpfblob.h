@@ -21,6 +21,6 @@ struct bpf_blob {
  * ENOMEM, or EINVAL for a stream that does not inflate to its size: the
  * skeleton's open or load then fails as for any bad object.
  */
-const void *bpf_blob_get(struct bpf_blob *blob);
+const void *sock_bpf_blob(struct bpf_blob *blob);
 
 #endif

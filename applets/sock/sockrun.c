@@ -328,7 +328,7 @@ static int kill_sockets(struct sockiter *it,
 	return ret ? -1 : kill_summary(it, prog.kill_state->unlisted);
 }
 
-int sockiter_run(struct sockiter *it, const struct sockiter_loader *loader,
+int sock_run(struct sockiter *it, const struct sockiter_loader *loader,
 		 const struct sockiter_loader *kill_loader, struct kit_err *e)
 {
 	struct sockiter_prog prog;

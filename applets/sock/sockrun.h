@@ -57,7 +57,7 @@ PROTO "6 (-6)\n" \
 /* Loads the program (kill: kill_loader's, if the kernel takes it) and
  * does what the command line asked: the exit status (kill: 1 when
  * sockets were left), or -1 with *e. */
-int sockiter_run(struct sockiter *it, const struct sockiter_loader *loader,
+int sock_run(struct sockiter *it, const struct sockiter_loader *loader,
 		 const struct sockiter_loader *kill_loader, struct kit_err *e);
 
 #endif
