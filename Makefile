@@ -151,9 +151,9 @@ endif
 .DELETE_ON_ERROR:
 .PHONY: all deps check test unit install uninstall modules modules_clean \
 	run vm-shell vmtest bench clean help kit-arm64 kit-arm cross-kits \
-	FORCE
+	man FORCE
 
-all: $(KIT)
+all: $(KIT) man
 
 $(KIT): $(OBJS)
 	$(call msg,LINK,$@)
@@ -262,6 +262,26 @@ $(O)/%.lskel.h: $(O)/%.bpf.o $(O)/skelpack
 
 $(O):
 	$(Q)mkdir -p $@
+
+# The man pages: kit(1) and one per applet, each a cut of README (the
+# manual, written once) with its applet's KIT_APPLET summary as NAME, by
+# applets/core/manpage.awk (which says how).  A few milliseconds of awk,
+# so part of all.  Dated by README's last commit, else its mtime.
+MAN_PAGES := $(patsubst %,$(O)/man/%.1,kit $(ALL_APPLETS))
+# The first line of each: how install and uninstall tell kit's pages from
+# others of the same name.
+MAN_MARK := made by applets/core/manpage.awk
+man: $(MAN_PAGES)
+
+$(O)/man/%.1: README applets/core/manpage.awk $(ALL_APPLETS:%=applets/%.c) \
+	      $(O)/version.h
+	$(call msg,MAN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)date=$$(git log -1 --format=%cs -- README 2>/dev/null); \
+	[ -n "$$date" ] || date=$$(date -u -r README +%Y-%m-%d); \
+	awk -v page=$* -v version='$(VERSION)' -v date="$$date" \
+		-f applets/core/manpage.awk $(ALL_APPLETS:%=applets/%.c) \
+		README >$@
 
 -include $(OBJS:.o=.d)
 
@@ -412,5 +432,6 @@ help:
 	@echo 'make vm-shell   a shell in that VM (K=6.12, arm64/7.3, armhf/6.1...: the'
 	@echo '                kernels of tests/vm/run -k; default 6.1)'
 	@echo 'make bench B=.. benchmarks: tests/bench/run B...'
+	@echo 'make man        the man pages, from README, into $$(O)/man'
 	@echo 'make install    install kit and its links into $$(DESTDIR)$$(PREFIX)/bin,'
 	@echo '                its initramfs-tools hook and scripts, its dracut module'
