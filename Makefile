@@ -267,7 +267,9 @@ $(O):
 # The man pages: kit(1) and one per applet, each a cut of README (the
 # manual, written once) with its applet's KIT_APPLET summary as NAME, by
 # applets/core/manpage.awk (which says how).  A few milliseconds of awk,
-# so part of all.  Dated by README's last commit, else its mtime.
+# so part of all.  Dated by README's last commit, else its mtime.  Each
+# page is written beside and renamed: the suites that make install side
+# by side never read half a page.
 MAN_PAGES := $(patsubst %,$(O)/man/%.1,kit $(ALL_APPLETS))
 # The first line of each: how install and uninstall tell kit's pages from
 # others of the same name.
@@ -282,7 +284,7 @@ $(O)/man/%.1: README applets/core/manpage.awk $(ALL_APPLETS:%=applets/%.c) \
 	[ -n "$$date" ] || date=$$(date -u -r README +%Y-%m-%d); \
 	awk -v page=$* -v version='$(VERSION)' -v date="$$date" \
 		-f applets/core/manpage.awk $(ALL_APPLETS:%=applets/%.c) \
-		README >$@
+		README >$@.$$$$ && mv $@.$$$$ $@ || { rm -f $@.$$$$; exit 1; }
 
 -include $(OBJS:.o=.d)
 
