@@ -14,6 +14,7 @@ endif
 PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man
 # Where the initramfs generators look for what kit adds to them.
 INITRAMFS_TOOLS_DIR ?= /usr/share/initramfs-tools
 DRACUT_MODULES_DIR ?= /usr/lib/dracut/modules.d
@@ -151,9 +152,9 @@ endif
 .DELETE_ON_ERROR:
 .PHONY: all deps check test unit install uninstall modules modules_clean \
 	run vm-shell vmtest bench clean help kit-arm64 kit-arm cross-kits \
-	FORCE
+	man FORCE
 
-all: $(KIT)
+all: $(KIT) man
 
 $(KIT): $(OBJS)
 	$(call msg,LINK,$@)
@@ -263,6 +264,28 @@ $(O)/%.lskel.h: $(O)/%.bpf.o $(O)/skelpack
 $(O):
 	$(Q)mkdir -p $@
 
+# The man pages: kit(1) and one per applet, each a cut of README (the
+# manual, written once) with its applet's KIT_APPLET summary as NAME, by
+# applets/core/manpage.awk (which says how).  A few milliseconds of awk,
+# so part of all.  Dated by README's last commit, else its mtime.  Each
+# page is written beside and renamed: the suites that make install side
+# by side never read half a page.
+MAN_PAGES := $(patsubst %,$(O)/man/%.1,kit $(ALL_APPLETS))
+# The first line of each: how install and uninstall tell kit's pages from
+# others of the same name.
+MAN_MARK := made by applets/core/manpage.awk
+man: $(MAN_PAGES)
+
+$(O)/man/%.1: README applets/core/manpage.awk $(ALL_APPLETS:%=applets/%.c) \
+	      $(O)/version.h
+	$(call msg,MAN,$@)
+	$(Q)mkdir -p $(@D)
+	$(Q)date=$$(git log -1 --format=%cs -- README 2>/dev/null); \
+	[ -n "$$date" ] || date=$$(date -u -r README +%Y-%m-%d); \
+	awk -v page=$* -v version='$(VERSION)' -v date="$$date" \
+		-f applets/core/manpage.awk $(ALL_APPLETS:%=applets/%.c) \
+		README >$@.$$$$ && mv $@.$$$$ $@ || { rm -f $@.$$$$; exit 1; }
+
 -include $(OBJS:.o=.d)
 
 # Unit tests: tests/X_unit.c links the layer it tests, the objects it
@@ -319,21 +342,33 @@ cross-kits:
 # Every path of install and uninstall reaches the shell single-quoted,
 # so a BINDIR with a space or a & in it is installed where it says; one
 # with a quote in it is refused before anything is written.
-INSTALL_DIRS := $(DESTDIR)$(BINDIR)$(DESTDIR)$(INITRAMFS_TOOLS_DIR)$(DESTDIR)$(DRACUT_MODULES_DIR)
+INSTALL_DIRS := $(DESTDIR)$(BINDIR)$(DESTDIR)$(INITRAMFS_TOOLS_DIR)$(DESTDIR)$(DRACUT_MODULES_DIR)$(DESTDIR)$(MANDIR)
 INSTALL_SH = set -e; $(if $(findstring ',$(INSTALL_DIRS)),\
 	echo "kit: install paths cannot hold a quote ('): choose BINDIR and \
 		DESTDIR without one" >&2; exit 2,\
 	bin='$(DESTDIR)$(BINDIR)'; itt='$(DESTDIR)$(INITRAMFS_TOOLS_DIR)'; \
 	dracut='$(DESTDIR)$(DRACUT_MODULES_DIR)/90kit'; \
+	man1='$(DESTDIR)$(MANDIR)/man1'; \
 	bindir=$$(printf '%s\n' '$(BINDIR)' | sed 's/[\\&|]/\\&/g'))
 
 # kit, its links, and what the initramfs generators run: the hook is
-# told where kit is.
-install: $(KIT)
+# told where kit is.  kit(1) and the pages of the applets this kit has,
+# into MANDIR/man1; a page of that name that is not kit's is left alone,
+# as kit --install leaves a file alone.
+install: $(KIT) man
 	$(Q)$(INSTALL_SH); \
-	install -d "$$bin" "$$itt/hooks" "$$dracut"; \
+	install -d "$$bin" "$$itt/hooks" "$$dracut" "$$man1"; \
 	install -m 0755 '$(KIT)' "$$bin/kit"; \
 	"$$bin/kit" --install -s "$$bin"; \
+	for p in kit $$("$$bin/kit" --list); do \
+		f=$$man1/$$p.1; \
+		if { [ -e "$$f" ] || [ -L "$$f" ]; } && \
+		   ! head -n 1 "$$f" | grep -qF '$(MAN_MARK)'; then \
+			echo "kit: $$f is not kit's: left alone"; \
+		else \
+			install -m 0644 '$(O)/man/'"$$p.1" "$$f"; \
+		fi; \
+	done; \
 	sed "s|@BINDIR@|$$bindir|" $(ITT_SOURCE)/hooks/kit >"$$itt/hooks/kit"; \
 	chmod 0755 "$$itt/hooks/kit"; \
 	for s in $(ITT_STAGES); do \
@@ -344,12 +379,13 @@ install: $(KIT)
 	sed "s|@BINDIR@|$$bindir|" $(DRACUT_SOURCE)/90kit/module-setup.sh \
 		>"$$dracut/module-setup.sh"; \
 	chmod 0755 "$$dracut/module-setup.sh"; \
-	echo "kit: installed $$bin/kit, its links, its initramfs-tools hook" \
-		"and scripts and its dracut module"
+	echo "kit: installed $$bin/kit, its links, its man pages, its" \
+		"initramfs-tools hook and scripts and its dracut module"
 
 # What install made, and only that: an applet's name in BINDIR goes when
 # it is kit (a link to it, by name or path, or the same file), not when
-# install left it alone as someone else's.  The applets are the
+# install left it alone as someone else's; a page in MANDIR/man1 goes
+# when its first line is kit's (MAN_MARK).  The applets are the
 # sources', not a kit's --list: no kit need be found to uninstall.
 uninstall:
 	$(Q)$(INSTALL_SH); \
@@ -364,7 +400,16 @@ uninstall:
 	done; \
 	rm -f "$$bin/kit" "$$itt/hooks/kit"; \
 	for s in $(ITT_STAGES); do rm -f "$$itt/scripts/$$s/kit"; done; \
-	rm -rf "$$dracut"
+	rm -rf "$$dracut"; \
+	for p in kit $(ALL_APPLETS); do \
+		f=$$man1/$$p.1; \
+		if [ -f "$$f" ] && [ ! -L "$$f" ] && \
+		   head -n 1 "$$f" | grep -qF '$(MAN_MARK)'; then \
+			rm -f "$$f"; \
+		elif [ -e "$$f" ] || [ -L "$$f" ]; then \
+			echo "kit: $$f is not kit's: left alone"; \
+		fi; \
+	done
 
 # The out-of-tree kernel module in kernel/, through the top-level Kbuild.
 modules:
@@ -412,5 +457,8 @@ help:
 	@echo 'make vm-shell   a shell in that VM (K=6.12, arm64/7.3, armhf/6.1...: the'
 	@echo '                kernels of tests/vm/run -k; default 6.1)'
 	@echo 'make bench B=.. benchmarks: tests/bench/run B...'
+	@echo 'make man        the man pages, from README, into $$(O)/man'
 	@echo 'make install    install kit and its links into $$(DESTDIR)$$(PREFIX)/bin,'
-	@echo '                its initramfs-tools hook and scripts, its dracut module'
+	@echo '                its man pages into $$(DESTDIR)$$(MANDIR)/man1 (MANDIR:'
+	@echo '                $$(PREFIX)/share/man), its initramfs-tools hook and'
+	@echo '                scripts, its dracut module'

@@ -4,7 +4,8 @@
 # builds a static kit for each architecture kit supports.  Each build is
 # a fresh O= directory of its own.  Each applet builds alone (APPLETS=),
 # and the full set: kit --list names that set, and the kit is static; the
-# size of each (stripped, as the build leaves it) goes in README's table.
+# size of each (stripped, as the build leaves it) goes in
+# tests/bench/README's table (size).
 . "$TESTS/lib.sh"
 
 tmp=$(mktemp -d)

@@ -676,8 +676,8 @@ kernel_boots() {
 	ram_boots
 }
 
-# Each kernel's checks, then what passed on each, as README's table of
-# the rig's kernels shows them.
+# Each kernel's checks, then what passed on each, as tests/README's table
+# of the rig's kernels shows them.
 host_usage_checks
 # Each filesystem boots on every kernel, with a compression that turns
 # with the kernel's place in the list (ram_boots): over the rig's five

@@ -2,7 +2,7 @@
 # install leaves alone, uninstall leaves alone too; no kit on PATH is
 # needed to uninstall; a BINDIR with a space and a & in it is installed
 # where it says, and one with a quote is refused before anything is
-# written.
+# written; the man pages land in MANDIR/man1 (tests/man.t reads them).
 . "$TESTS/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; t_cleanup' EXIT
@@ -95,3 +95,53 @@ else
 	fail "make install: a BINDIR with a quote is refused before anything is written" \
 		"exit status $status" "$(cat "$tmp/quote.out")"
 fi
+
+# The man pages: kit(1) and one per applet of the kit, in MANDIR/man1
+# (default PREFIX/share/man), made by make man; a page of an applet's name
+# that is not kit's is left alone by install and by uninstall.
+dest=$tmp/man
+man1=$dest/usr/local/share/man/man1
+mkdir -p "$man1"
+echo '.TH INITRD 1 "" "a user'"'"'s initrd"' >"$man1/initrd.1"
+users_page=$(cat "$man1/initrd.1")
+mk install "$dest" >"$tmp/man.out" 2>&1
+status=$?
+want=$(for p in kit $("$KIT" --list); do echo "$p.1"; done | sort)
+kits=$(for p in kit $("$KIT" --list); do
+	[ "$p" = initrd ] && continue
+	head -n 1 "$man1/$p.1" 2>/dev/null |
+		grep -qF "$p(1), made by applets/core/manpage.awk" || echo "$p.1"
+done)
+name="make install: kit(1) and each applet's page in MANDIR/man1, a user's page left alone"
+if [ "$status" -eq 0 ] && [ "$(ls "$man1" | sort)" = "$want" ] &&
+   [ -z "$kits" ] && [ "$(cat "$man1/initrd.1")" = "$users_page" ] &&
+   grep -qx "kit: $man1/initrd.1 is not kit's: left alone" "$tmp/man.out"; then
+	pass "$name"
+else
+	fail "$name" "exit status $status" "not kit's pages: $kits" \
+		"$(ls -l "$man1")" "$(cat "$tmp/man.out")"
+fi
+mk uninstall "$dest" >"$tmp/man-un.out" 2>&1
+left=$(listing "$dest")
+name="make uninstall: kit's man pages go, a user's page stays"
+if [ "$left" = "./usr/local/share/man/man1/initrd.1 " ] &&
+   [ "$(cat "$man1/initrd.1")" = "$users_page" ] &&
+   grep -qx "kit: $man1/initrd.1 is not kit's: left alone" "$tmp/man-un.out"; then
+	pass "$name"
+else
+	fail "$name" "left: $left" "$(cat "$tmp/man-un.out")"
+fi
+
+# MANDIR= puts them elsewhere, and uninstall finds them there.
+dest=$tmp/mandir
+if mk install "$dest" MANDIR=/opt/kit/man >/dev/null 2>&1 &&
+   [ -f "$dest/opt/kit/man/man1/kit.1" ] &&
+   [ -f "$dest/opt/kit/man/man1/mcled.1" ] &&
+   [ ! -e "$dest/usr/local/share/man" ]; then
+	pass "make install MANDIR=/opt/kit/man: the pages in /opt/kit/man/man1"
+else
+	fail "make install MANDIR=/opt/kit/man: the pages in /opt/kit/man/man1" \
+		"$(listing "$dest" | grep man)"
+fi
+mk uninstall "$dest" MANDIR=/opt/kit/man >/dev/null 2>&1
+expect "make uninstall MANDIR=/opt/kit/man: nothing left" 0 "" listing "$dest"
