@@ -58,7 +58,7 @@ double now(void);
 /* How long root='s device is waited for without rootwait. */
 #define ROOT_PROBE_S	2
 bool wait_root(const struct boot *b, dev_t *dev);
-/* handle_initrd()'s sysctl, until 7.0 */
+/* handle_initrd()'s sysctl, until 7.0 (commit e6ce36ccc86f) */
 #define REAL_ROOT_DEV	"/proc/sys/kernel/real-root-dev"
 /* Reads (or writes) real-root-dev: 0, or -1 with errno. */
 int real_root_dev(unsigned int *value, bool write);

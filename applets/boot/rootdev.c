@@ -288,9 +288,9 @@ dev_t decode_dev(unsigned int v)
 
 /*
  * Runs linuxrc as handle_initrd() did: real-root-dev holds root='s
- * device while it runs (5.x and 6.x still have it), and what it wrote
- * there, if that changed, names the real root.  True, with *dev, when
- * it did.
+ * device while it runs (5.x and 6.x still have it; 7.0 removed it,
+ * commit e6ce36ccc86f), and what it wrote there, if that changed, names
+ * the real root.  True, with *dev, when it did.
  */
 bool linuxrc_chose_root(const struct boot *b, void (*linuxrc)(void),
 			       dev_t *dev)
