@@ -236,9 +236,10 @@ $(O)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) Makefile | $(O)
 	$(Q)$(call bpf_object)
 
 # kill's programs (tcpkill, udpkill): tcpiter's and udpiter's, closing
-# sockets with the bpf_sock_destroy() kfunc of 6.5.  Objects of their own:
-# a kfunc named in a program stops it loading on the kernels before.
-# Light skeletons only: every kernel with the kfunc takes them (5.17).
+# sockets with the bpf_sock_destroy() kfunc of 6.5 (commit 4ddbcb886268).
+# Objects of their own: a kfunc named in a program stops it loading on
+# the kernels before.  Light skeletons only: every kernel with the kfunc
+# takes them (5.17, commit fbd94c7afcf9).
 $(O)/tcpiter.o: $(O)/tcpkill.lskel.h
 $(O)/udpiter.o: $(O)/udpkill.lskel.h
 $(O)/%kill.bpf.o: bpf/%iter.bpf.c $(wildcard bpf/*.h) Makefile | $(O)

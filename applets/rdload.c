@@ -4,7 +4,7 @@
  * userspace: identify it at the start block the way identify_ramdisk_image()
  * does, decompress whatever the kernel decompresses, write it into /dev/ramN
  * (or any block device), and bring back multi-volume images (Linux 5.9 took
- * them out of the kernel).
+ * them out of the kernel, commit c8376994c86c).
  *
  * The RAM-disk engine (rd.h) reads the volumes, identifies, decompresses
  * and loads; this is the command around it: the options, the prompt, the

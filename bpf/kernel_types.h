@@ -325,8 +325,9 @@ struct udp_sock {
 };
 
 /* Exist only on kernels whose iterators take a reference on each socket
- * of a batch ("bpf: tcp: Support batching", 5.15; "bpf: udp: Implement
- * batching for sockets iterator", 6.5): only their names are tested. */
+ * of a batch ("bpf: tcp: Bpf iter batching and lock_sock", 5.15, commit
+ * 04c7820b776f; "bpf: udp: Implement batching for sockets iterator",
+ * 6.5, commit c96dac8d369f): only their names are tested. */
 struct bpf_tcp_iter_state {
 	int unused;
 };
@@ -337,9 +338,9 @@ struct bpf_udp_iter_state {
 
 /* Exist only on kernels whose iterators resume a walk at the socket they
  * stopped at, by its cookie, not at a count of the sockets of its bucket
- * ("bpf: tcp: Avoid socket skips and repeats during iteration" and its
- * UDP twin, 2025: in 6.18; Debian's 6.12 has the TCP one, not the UDP
- * one): only their names are tested. */
+ * ("bpf: tcp: Avoid socket skips and repeats during iteration", 6.17,
+ * commit f5080f612a1c, and its UDP twin, 2025; Debian's 6.12 has the
+ * TCP one, not the UDP one): only their names are tested. */
 union bpf_tcp_iter_batch_item {
 	__u64 cookie;
 };

@@ -362,8 +362,9 @@ static __always_inline long emit_record(struct seq_file *seq,
 struct sock_kill_state kill_state;
 
 #ifdef SOCK_KILL_KFUNC
-/* Linux 6.5.  Only in the kill objects (tcpkill, udpkill): a program
- * that names a kfunc does not load on the kernels before. */
+/* Linux 6.5, commit 4ddbcb886268.  Only in the kill objects (tcpkill,
+ * udpkill): a program that names a kfunc does not load on the kernels
+ * before. */
 extern int bpf_sock_destroy(struct sock_common *sk) __ksym;
 
 /* Marks the sockets this run closed, so that a later pass, for sockets
@@ -402,8 +403,9 @@ static bool kill_sock(struct sock_kill *k, struct sock_common *skc,
 	return true;
 }
 #else
-/* Kernels before 6.5: userspace closes every socket through inet_diag,
- * after the walk.  A cookie still 0 has never been asked for. */
+/* Kernels before 6.5 (commit 4ddbcb886268): userspace closes every socket
+ * through inet_diag, after the walk.  A cookie still 0 has never been asked
+ * for. */
 static bool kill_sock(struct sock_kill *k, struct sock_common *skc,
 		      struct sock *sk)
 {

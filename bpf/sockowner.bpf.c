@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tcpiter, udpiter -p: every open file of every task of the reader's pid
- * namespace (iter/task_file, Linux 5.8) that is a socket, as a struct
- * sock_owner_rec; userspace joins them to the sockets by inode number, as
- * ss joins /proc/PID/fd's "socket:[INODE]" links.  Threads that share
- * their process's files are walked once, by the kernel.
+ * namespace (iter/task_file, Linux 5.8, commit eaaacd23910f) that is a
+ * socket, as a struct sock_owner_rec; userspace joins them to the sockets
+ * by inode number, as ss joins /proc/PID/fd's "socket:[INODE]" links.
+ * Threads that share their process's files are walked once, by the kernel.
  */
 #include "kernel_types.h"
 #include <bpf/bpf_helpers.h>

@@ -28,8 +28,8 @@ enum sock_kind {
 /*
  * Not a socket, SOCK_REC_TCP_OWN bytes: the walk is over (in records
  * mode), or the listening hash is (listeners_only).  Reads after the end
- * may bring more: a kernel before 5.15 resumes by position, and walks on
- * if the table grew meanwhile.
+ * may bring more: a kernel before 5.15 (commit 04c7820b776f) resumes by
+ * position, and walks on if the table grew meanwhile.
  */
 #define SOCK_KIND_END	SOCK_KINDS
 /*
@@ -53,9 +53,9 @@ enum sock_kind {
 	"tm->when retrnsmt   uid  timeout inode"
 #define PROC_TCP_WIDTH4		149	/* TMPSZ - 1 */
 #define PROC_TCP_SL_WIDTH	4
-/* From 5.16 ("net: udp: fix alignment problem in udp4_seq_show()"), and
- * in some stable kernels; before, it began with one space less:
- * PROC_UDP_HEADER4_SKIP(wide) characters of it are left out. */
+/* From 5.16 (commit 6c25449e1a32, "net: udp: fix alignment problem in
+ * udp4_seq_show()"), and in some stable kernels; before, it began with one
+ * space less: PROC_UDP_HEADER4_SKIP(wide) characters of it are left out. */
 #define PROC_UDP_HEADER4_SKIP(wide)	((wide) ? 0 : 1)
 #define PROC_UDP_HEADER4 "   sl  local_address rem_address   st tx_queue " \
 	"rx_queue tr tm->when retrnsmt   uid  timeout inode ref pointer drops"

@@ -50,8 +50,8 @@ static long timer_delta(unsigned long expires)
 	return jiffies_delta_to_clock_t(expires - bpf_jiffies64(), config.hz);
 }
 
-/* Batching kernels (5.15+) hold a reference on every socket of the batch
- * while the program runs: /proc does not see it. */
+/* Batching kernels (5.15+, commit 04c7820b776f) hold a reference on every
+ * socket of the batch while the program runs: /proc does not see it. */
 static __u32 refcnt(const struct sock_common *skc)
 {
 	__u32 refs = skc->skc_refcnt.refs.counter;

@@ -18,8 +18,9 @@ static const char header6[] = PROC_UDP_HEADER6;
  * (BPF_CORE_READ).
  */
 /*
- * /proc's sl is the socket's slot in the port hash.  From 6.5 ("bpf: udp:
- * Implement batching for sockets iterator") the iterator walks the
+ * /proc's sl is the socket's slot in the port hash.  From 6.5 (commit
+ * c96dac8d369f, "bpf: udp: Implement batching for sockets iterator") the
+ * iterator walks the
  * address+port hash instead and ctx->bucket is a slot there: recompute
  * udp_hashfn().  The per-netns table came with 6.2, before that.
  */
@@ -63,7 +64,8 @@ static void read_udp(struct sock_rec *r, const struct bpf_iter__udp *ctx,
 	r->tx_queue = sk->sk_wmem_alloc.refs.counter - 1;
 	r->rx_queue = sk->sk_backlog.rmem_alloc.counter - up->forward_deficit;
 	r->inode = sock_inode(sk);
-	/* The batching iterator (6.5+) holds a reference /proc does not. */
+	/* The batching iterator (6.5+, commit c96dac8d369f) holds a reference
+	 * /proc does not. */
 	r->refcnt = bpf_core_type_exists(struct bpf_udp_iter_state) ?
 		    refs - 1 : refs;
 	r->drops = drops(sk);

@@ -4,8 +4,9 @@
 # other architectures (arm64/7.3) boot their own kit (tests/vm/qemu.sh's
 # kit_of) and images whose busybox is theirs, on tests/vm/run's machines.
 #   INITRD_KERNELS   the kernels to boot (default "6.1 6.12 7.3 arm64/7.3
-#                    armhf/6.1": each side of 6.8's retain_initrd and of
-#                    7.0's removal, on each architecture)
+#                    armhf/6.1": each side of 6.8's retain_initrd,
+#                    commit 2678fd2fe9ee, and of 7.0's removal, commits
+#                    c350a65b566b and e6ce36ccc86f, on each architecture)
 . "$TESTS/lib.sh"
 . "$TESTS/vm/qemu.sh"
 run_unit initrd_unit
@@ -340,9 +341,10 @@ mkcpio_for() {
 	"$KIT" initrd mkcpio -r "$root" -k "$kver" -i "$init" "$@"
 }
 
-# wrapped IMAGE OUT [START]: the image behind the wrapper, as a boot loader puts
-# it (found in /sys/firmware/initrd, retain_initrd, 6.8+), or inside the
-# cpio on older kernels; sets $found to the console line that says so.
+# wrapped IMAGE OUT [START]: the image behind the wrapper, as a boot loader
+# puts it (found in /sys/firmware/initrd, retain_initrd, 6.8+, commit
+# 2678fd2fe9ee), or inside the cpio on older kernels; sets $found to the
+# console line that says so.
 wrapped() {
 	if kver_at_least 6 8; then
 		cat "$wrap" "$1" >"$2"
@@ -496,8 +498,9 @@ boots() {
 		'RAMDISK: Loading 4096KiB \[2 disks\] into ram disk... done'
 	sees volumes "and the RAM disk boots" '^ramroot: pid=1 root=/dev/ram0$'
 
-	# Kernels before 7.0 have real-root-dev: /linuxrc may keep the RAM
-	# disk as the root by writing 0x100 there, as handle_initrd() read it.
+	# Kernels before 7.0 have real-root-dev (commit e6ce36ccc86f removed
+	# it): /linuxrc may keep the RAM disk as the root by writing 0x100
+	# there, as handle_initrd() read it.
 	if ! kver_at_least 7 0; then
 		boot rrd "$work/$kn-rrd.cpio" "root=/dev/vda" "$work/root-plain.img"
 		sees rrd "/linuxrc writes 0x100 to real-root-dev: the RAM disk stays the root" \
@@ -517,8 +520,8 @@ boots() {
 # ---- issue 23: a microcode archive first; no rootwait, rootwait=0 ----
 
 # A missing root= device without rootwait, and with rootwait=0 (no wait
-# since 6.6; before, not rootwait at all): the boot stops at once with
-# its line and the shell, never waits.
+# since 6.6, commit 3b0086ced97f; before, not rootwait at all): the boot
+# stops at once with its line and the shell, never waits.
 nowait_boots() {
 	local name line
 

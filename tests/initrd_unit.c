@@ -100,7 +100,8 @@ static void test_cmdline(void)
 	unsetenv("KIT_OSRELEASE");
 }
 
-/* rootwait=N: a timeout since 6.6; before, not rootwait at all. */
+/* rootwait=N: a timeout since 6.6 (commit 3b0086ced97f); before, not
+ * rootwait at all. */
 static void test_rootwait(void)
 {
 	static const struct {

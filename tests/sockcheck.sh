@@ -343,8 +343,8 @@ pinned() {
 	fi
 }
 
-# Does the kernel's UDP iterator walk the secondary hash (from 6.5), in
-# an order that /proc's slots do not follow?
+# Does the kernel's UDP iterator walk the secondary hash (from 6.5,
+# commit c96dac8d369f), in an order that /proc's slots do not follow?
 udp_walks_hash2() {
 	uname -r | awk -F. '{ exit !($1 > 6 || ($1 == 6 && $2 >= 5)) }'
 }

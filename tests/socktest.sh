@@ -422,8 +422,9 @@ check_listen_queues() {
 }
 
 # kill's checks again on new victims, closing through inet_diag as on
-# kernels before 6.5 (KIT_KILL_INET_DIAG=1, README), where this kernel
-# has bpf_sock_destroy() too; their names say "(inet_diag)".
+# kernels before 6.5, commit 4ddbcb886268 (KIT_KILL_INET_DIAG=1, README),
+# where this kernel has bpf_sock_destroy() too; their names say
+# "(inet_diag)".
 check_kill_inet_diag() {
 	local a=$APPLET
 

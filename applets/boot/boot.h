@@ -63,19 +63,21 @@ bool boot_ext_matches(const char *dev, const char *spec);
  * partition parsers make it; lbs: the disk's logical block size.
  */
 bool boot_part_uuid(const char *path, unsigned int lbs, unsigned int partno,
-	       char uuid[37]);
+		    char uuid[37]);
 /* Seconds on the monotonic clock. */
 double boot_now(void);
 /* How long root='s device is waited for without rootwait. */
 #define ROOT_PROBE_S	2
 bool boot_wait_root(const struct boot *b, dev_t *dev);
-/* handle_initrd()'s sysctl, until 7.0 */
+/* handle_initrd()'s sysctl, until 7.0 (commit e6ce36ccc86f) */
 #define REAL_ROOT_DEV	"/proc/sys/kernel/real-root-dev"
 /* Reads (or writes) real-root-dev: 0, or -1 with errno. */
 int boot_real_root_dev(unsigned int *value, bool write);
 /* A device number as the kernel's new_encode_dev() packs it. */
 unsigned int boot_encode_dev(dev_t dev);
-int boot_linuxrc_chose_root(const struct boot *b, dev_t *dev, struct kit_err *e,
-		       int (*linuxrc)(const struct boot *b, struct kit_err *e));
+int boot_linuxrc_chose_root(const struct boot *b, dev_t *dev,
+			    struct kit_err *e,
+			    int (*linuxrc)(const struct boot *b,
+					   struct kit_err *e));
 
 #endif

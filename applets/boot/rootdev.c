@@ -290,12 +290,15 @@ static dev_t decode_dev(unsigned int v)
 
 /*
  * Runs linuxrc as handle_initrd() did: real-root-dev holds root='s
- * device while it runs (5.x and 6.x still have it), and what it wrote
- * there, if that changed, names the real root.  1, with *dev, when it
- * did; 0 when not; -1 when linuxrc failed (its error in *e).
+ * device while it runs (5.x and 6.x still have it; 7.0 removed it,
+ * commit e6ce36ccc86f), and what it wrote there, if that changed, names
+ * the real root.  1, with *dev, when it did; 0 when not; -1 when linuxrc
+ * failed (its error in *e).
  */
-int boot_linuxrc_chose_root(const struct boot *b, dev_t *dev, struct kit_err *e,
-		       int (*linuxrc)(const struct boot *b, struct kit_err *e))
+int boot_linuxrc_chose_root(const struct boot *b, dev_t *dev,
+			    struct kit_err *e,
+			    int (*linuxrc)(const struct boot *b,
+					   struct kit_err *e))
 {
 	unsigned int rrd = 0, before = 0;
 

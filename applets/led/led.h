@@ -46,7 +46,8 @@ struct led {
 	long intensity[MAX_COLORS];
 	long brightness, max_brightness;
 	/* Each channel's maximum: multi_max_intensity, or max_brightness
-	 * where the kernel has no such file (before 7.2) */
+	 * where the kernel has no such file (before 7.2, commit
+	 * 2682d6308654) */
 	long max_intensity[MAX_COLORS];
 	bool has_max_intensity;
 	long new_intensity[MAX_COLORS];	/* what set writes */

@@ -85,8 +85,9 @@ static const char *color_list(const struct led *led)
 
 /*
  * Channel i gets value, or set refuses: before 7.2 the kernel stores a
- * value above max_brightness unchecked, from 7.2 it clamps one above the
- * channel's maximum in silence (multi_intensity_store()).
+ * value above max_brightness unchecked, from 7.2 (commit 2682d6308654)
+ * it clamps one above the channel's maximum in silence
+ * (multi_intensity_store()).
  */
 static int set_channel(struct led *led, int i, long value,
 		       struct kit_err *e)

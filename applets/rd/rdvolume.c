@@ -2,8 +2,8 @@
 /*
  * rdvolume: the files of a RAM-disk image read one after another as one
  * stream, as the kernel read the floppies of a multi-volume image (Linux
- * 5.9 took them out), each checked before it is read not to share a byte
- * of storage with the target.
+ * 5.9 took them out, commit c8376994c86c), each checked before it is
+ * read not to share a byte of storage with the target.
  */
 #include <errno.h>
 #include <fcntl.h>

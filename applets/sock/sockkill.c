@@ -2,11 +2,12 @@
 /*
  * tcpiter kill, udpiter kill: what becomes of each socket the walk chose.
  * On 6.5 and later the program closed the full sockets itself, with the
- * bpf_sock_destroy() kfunc, and left the rest (request and TIME_WAIT
- * sockets) here; before, every socket is closed here, through inet_diag's
- * SOCK_DESTROY (CONFIG_INET_DIAG_DESTROY), as ss -K does.  Either way the
- * kernel's tcp_abort() or udp_abort() does it: the peer of a TCP socket
- * sees a reset, and the owner's next call fails with ECONNABORTED.
+ * bpf_sock_destroy() kfunc (commit 4ddbcb886268), and left the rest
+ * (request and TIME_WAIT sockets) here; before, every socket is closed
+ * here, through inet_diag's SOCK_DESTROY (CONFIG_INET_DIAG_DESTROY), as
+ * ss -K does.  Either way the kernel's tcp_abort() or udp_abort() does it: the
+ * peer of a TCP socket sees a reset, and the owner's next call fails with
+ * ECONNABORTED.
  */
 #include <errno.h>
 #include <limits.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tcpiter kill, udpiter kill: what becomes of each socket the walk chose:
- * closed by the program (bpf_sock_destroy(), 6.5), or here through
- * inet_diag.
+ * closed by the program (bpf_sock_destroy(), 6.5, commit 4ddbcb886268),
+ * or here through inet_diag.
  */
 #ifndef SOCKKILL_H
 #define SOCKKILL_H

@@ -100,10 +100,10 @@ static __u32 sampled_hz(void)
 }
 
 /*
- * Does /proc/net/udp's header start with three spaces?  From 5.16 (bpf/
- * sockrec.h), and in some stable kernels: older kernels are asked through
- * /proc when it is there.  Not for every kernel: reading /proc/net/udp
- * walks UDP's hash.
+ * Does /proc/net/udp's header start with three spaces?  From 5.16 (commit
+ * 6c25449e1a32, bpf/sockrec.h), and in some stable kernels: older kernels
+ * are asked through /proc when it is there.  Not for every kernel: reading
+ * /proc/net/udp walks UDP's hash.
  */
 static bool udp_header_wide(void)
 {

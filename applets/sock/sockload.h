@@ -23,13 +23,13 @@ struct sockiter_prog {
 };
 
 /*
- * The applet's two ways to load its program with *config.  load_light,
- * the light skeleton, lets the kernel do the CO-RE relocations (5.17 and
- * later): no reading and searching of the kernel's BTF here.  load_libbpf
- * works on any kernel with BTF and says why it fails; NULL for kill's
- * programs, which only kernels that take light skeletons can load (the
- * kfunc bpf_sock_destroy() came in 6.5, the kernel's CO-RE for loaders
- * in 5.17).  Both return 0 or a negative errno.
+ * The applet's two ways to load its program with *config.  load_light, the
+ * light skeleton, lets the kernel do the CO-RE relocations (5.17 and later,
+ * commit fbd94c7afcf9): no reading and searching of the kernel's BTF here.
+ * load_libbpf works on any kernel with BTF and says why it fails; NULL for
+ * kill's programs, which only kernels that take light skeletons can load
+ * (the kfunc bpf_sock_destroy() came in 6.5, commit 4ddbcb886268, the
+ * kernel's CO-RE for loaders in 5.17).  Both return 0 or a negative errno.
  */
 struct sockiter_loader {
 	int (*load_light)(const struct sockiter_config *config,

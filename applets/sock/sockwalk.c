@@ -412,8 +412,9 @@ static void sift_down(__u64 *v, size_t i, size_t n)
 	}
 }
 
-/* /proc lists UDP sockets by hash slot; kernels from 6.5 walk another
- * hash.  A heapsort: in place, where qsort would take a copy as big. */
+/* /proc lists UDP sockets by hash slot; kernels from 6.5 (commit
+ * c96dac8d369f) walk another hash.  A heapsort: in place, where qsort would
+ * take a copy as big. */
 static void sort_rows(__u64 *v, size_t n)
 {
 	size_t i;

@@ -27,9 +27,10 @@ if [ ! -e "$VLED" ]; then
 	exit 0
 fi
 
-# The class truncates each color's value before Linux 6.6 and rounds it
-# to closest from 6.6, and in 6.1 from 6.1.53 (stable; Debian 12's 6.1 is
-# later).  uname -r says 6.1.0-N on Debian: /proc/version has 6.1.Z.
+# The class truncates each color's value before Linux 6.6 and rounds it to
+# closest from 6.6 (commit 065d099f1be5), and in 6.1 from 6.1.53 (stable;
+# Debian 12's 6.1 is later).  uname -r says 6.1.0-N on Debian: /proc/version
+# has 6.1.Z.
 version=$(sed -n 's/.* Debian \([0-9][0-9.]*\)[-+].*/\1/p' /proc/version)
 [ -n "$version" ] || version=$(uname -r)
 set -- $(echo "$version" | tr '.-' '  ')
@@ -84,7 +85,7 @@ same() {
 }
 
 # above MAX: how mcled names the limit a value passed, the channel's own
-# from 7.2, max_brightness before.
+# from 7.2 (commit 2682d6308654), max_brightness before.
 above() {
 	if [ "$maxes" = 1 ]; then
 		echo "its maximum $1 \\(multi_max_intensity\\)"
