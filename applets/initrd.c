@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * initrd: boot an old-style initrd image in userspace, on kernels that no
- * longer can (Linux 7.0 removed /linuxrc and real-root-dev, and Debian's
- * kernels, with brd as a module, never could).
+ * longer can (Linux 7.0 removed /linuxrc and real-root-dev, commits
+ * c350a65b566b and e6ce36ccc86f, and Debian's kernels, with brd as a
+ * module, never could).
  *
  * "initrd mkcpio" writes a small newc cpio whose /init is kit, with the
  * kernel modules the boot needs stored uncompressed.  Put in front of the

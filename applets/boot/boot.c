@@ -431,7 +431,8 @@ static void free_ram0(void)
 		return;
 	ioctl(fd, BLKGETSIZE64, &range[1]);
 	ioctl(fd, BLKFLSBUF, 0);
-	ioctl(fd, BLKDISCARD, range);	/* frees brd's pages (6.12+) */
+	/* Frees brd's pages: 6.10+, commit 9ead7efc6f3f. */
+	ioctl(fd, BLKDISCARD, range);
 	close(fd);
 }
 
