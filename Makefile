@@ -105,9 +105,10 @@ $(foreach a,$(APPLETS),$(if $(filter $(a),$(ALL_APPLETS)),,\
 includes_of = $(sort $(shell sed -n 's|^\#include "\([a-z]*\)/.*|\1|p' \
 	/dev/null $(1)))
 engines_of = $(filter-out core,$(call includes_of,$(1)))
-ENGINE_DIRS := $(call engines_of,$(APPLETS:%=applets/%.c))
-ENGINE_DIRS := $(sort $(ENGINE_DIRS) \
-	$(call engines_of,$(wildcard $(ENGINE_DIRS:%=applets/%/*.c))))
+# The engines that files call, and those the engines call in turn.
+engines_called = $(sort $(call engines_of,$(1)) $(call engines_of,$(wildcard \
+	$(patsubst %,applets/%/*.c,$(call engines_of,$(1))))))
+ENGINE_DIRS := $(call engines_called,$(APPLETS:%=applets/%.c))
 CORE := $(basename $(wildcard applets/core/*.c))
 ENGINES := $(basename $(wildcard $(ENGINE_DIRS:%=applets/%/*.c)))
 OBJS := $(patsubst applets/%,$(O)/%.o,$(CORE) $(addprefix applets/,$(APPLETS)) \
@@ -209,13 +210,15 @@ $(BUILD_DEPS): | $(O)
 	echo "$(CC) $(SYSROOT)" >$@
 
 # A file with a BPF program includes its generated skeleton, and its
-# light skeleton (the kernel relocates the program: NAME_light).
-$(O)/tcpiter.o: $(O)/tcpiter.skel.h $(O)/tcpiter.lskel.h
-$(O)/udpiter.o: $(O)/udpiter.skel.h $(O)/udpiter.lskel.h
-$(O)/sock/sockowner.o: $(O)/sockowner.skel.h $(O)/sockowner.lskel.h
+# light skeleton (the kernel relocates the program: NAME_light): each
+# object depends on the skeletons its source includes ("NAME.skel.h",
+# "NAME.lskel.h"), found as the engines are, from the #include lines.
+SKEL_INCLUDES := $(shell grep -Ho '^\#include "[a-z_]*\.l*skel\.h"' \
+	applets/*.c applets/*/*.c | \
+	sed 's|^applets/\(.*\)\.c:\#include "\(.*\)"|\1.o:\2|')
+$(foreach i,$(SKEL_INCLUDES),$(eval $(O)/$(subst :,: $(O)/,$(i))))
 # tcpiter's lean program, the light skeleton only, is tcpiter.bpf.c with
 # less in it.
-$(O)/tcpiter.o: $(O)/tcpiter_lean.lskel.h
 $(O)/tcpiter_lean.bpf.o: bpf/tcpiter.bpf.c
 
 # A BPF object as the skeletons embed it (made again when this file
@@ -240,8 +243,6 @@ $(O)/%.bpf.o: bpf/%.bpf.c $(wildcard bpf/*.h) Makefile | $(O)
 # Objects of their own: a kfunc named in a program stops it loading on
 # the kernels before.  Light skeletons only: every kernel with the kfunc
 # takes them (5.17, commit fbd94c7afcf9).
-$(O)/tcpiter.o: $(O)/tcpkill.lskel.h
-$(O)/udpiter.o: $(O)/udpkill.lskel.h
 $(O)/%kill.bpf.o: bpf/%iter.bpf.c $(wildcard bpf/*.h) Makefile | $(O)
 	$(call msg,BPF,$@)
 	$(Q)$(call bpf_object,-DSOCK_KILL_KFUNC)
@@ -289,22 +290,19 @@ $(O)/man/%.1: README applets/core/manpage.awk $(ALL_APPLETS:%=applets/%.c) \
 
 -include $(OBJS:.o=.d)
 
-# Unit tests: tests/X_unit.c links the layer it tests, the objects it
-# names here, besides the core's lib.o.
+# Unit tests: tests/X_unit.c links the core's lib.o and the engines it
+# includes from, with those they call, found as an applet's are.
 UNITS := $(basename $(notdir $(wildcard tests/*_unit.c)))
-engine_objs = $(patsubst applets/%.c,$(O)/%.o,$(wildcard applets/$(1)/*.c))
-mcled_unit_OBJS := $(call engine_objs,led)
-rdload_unit_OBJS := $(call engine_objs,rd)
-blkspan_unit_OBJS := $(O)/rd/blkspan.o
-initrd_unit_OBJS := $(call engine_objs,boot) $(call engine_objs,rd)
-sockiter_unit_OBJS := $(addprefix $(O)/sock/,sockopt.o sockload.o \
-	sockwalk.o sockfmt.o sockinfo.o)
+unit_objs = $(patsubst applets/%.c,$(O)/%.o,$(wildcard $(patsubst \
+	%,applets/%/*.c,$(call engines_called,$(1)))))
 .SECONDEXPANSION:
-$(O)/%_unit: tests/%_unit.c $(O)/core/lib.o $$($$*_unit_OBJS) \
-	   $(wildcard applets/*.c applets/*/*.[ch] bpf/*.h tests/*.h) | $(O)
+$(O)/%_unit: tests/%_unit.c $(O)/core/lib.o \
+	     $$(call unit_objs,tests/$$*_unit.c) \
+	     $(wildcard applets/*.c applets/*/*.[ch] bpf/*.h tests/*.h) | $(O)
 	$(call msg,CC,$@)
 	$(Q)$(CC) $(KIT_CFLAGS) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(O)/core/lib.o \
-		$($*_unit_OBJS) $(call KIT_LDLIBS,sock rd boot led) $(LDLIBS)
+		$(call unit_objs,$<) \
+		$(call KIT_LDLIBS,$(call engines_called,$<)) $(LDLIBS)
 
 unit: $(patsubst %,$(O)/%,$(UNITS))
 

@@ -220,8 +220,7 @@ fi
 # APPLETS=: each applet alone, and all of them.  A kit without tcpiter and
 # udpiter links no libbpf: its link line names no -lbpf or -lelf and no
 # BPF object went into it.
-all_applets=$(grep -l '^KIT_APPLET' applets/*.c | xargs -n1 basename |
-	sed 's/\.c$//' | sort | paste -sd' ')
+all_applets=$(all_applets | paste -sd' ')
 applets_alone() {
 	local set=$1 name=$2 dir=$tmp/$2 list bpf
 

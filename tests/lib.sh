@@ -85,4 +85,12 @@ refuse() {
 }
 
 t_cleanup() { rm -f "$T_OUT" "$T_ERR"; }
+
+# The applets, by name, sorted, one a line: the Makefile's list (applets
+# with a KIT_APPLET line), written there once.
+all_applets() {
+	env -u KIT make -s --no-print-directory \
+		--eval='print-applets: ; @printf "%s\n" $(ALL_APPLETS)' \
+		print-applets
+}
 trap t_cleanup EXIT

@@ -20,8 +20,7 @@ for tool in groff:groff-base mandoc:mandoc man:man-db; do
 	fi
 done
 
-applets=$(grep -l '^KIT_APPLET' applets/*.c | xargs -n1 basename |
-	sed 's/\.c$//' | sort)
+applets=$(all_applets)
 pages="kit $applets"
 
 if make -s --no-print-directory O="$tmp/o" man >"$tmp/make.log" 2>&1; then
