@@ -164,6 +164,7 @@ static int mkcpio_main(int argc, char **argv)
 {
 	const char *modules[64];
 	struct mkcpio_job job = { .root = "/", .modules = modules };
+	bool start_given = false;
 	struct utsname u;
 	int opt;
 
@@ -172,6 +173,7 @@ static int mkcpio_main(int argc, char **argv)
 		case 's':
 			if (parse_ulong(optarg, 0, 0, INT_MAX, &job.start))
 				die_usage(RD_START_BAD, INT_MAX, optarg);
+			start_given = true;
 			break;
 		case 'r':
 			job.root = optarg;
@@ -196,6 +198,9 @@ static int mkcpio_main(int argc, char **argv)
 		die_usage("mkcpio takes one IMAGE at most, got '%s'",
 			  argv[optind + 1]);
 	job.image = optind < argc ? argv[optind] : NULL;
+	if (start_given && !job.image)
+		die_usage("-s goes with IMAGE: it says where IMAGE's filesystem "
+			  "starts");
 	if (!job.kver) {
 		uname(&u);
 		job.kver = u.release;

@@ -46,6 +46,25 @@ struct options {
 	bool identify, allow_file, quiet, verify, prompt;
 };
 
+/*
+ * What goes with what: -i loads nothing (no -o, -f, --verify or
+ * --prompt), -f names -o's file, and --prompt waits between volumes.
+ * An option that would do nothing is refused, not ignored.
+ */
+static void check_options(const struct options *o, int volumes)
+{
+	struct kit_err e;
+
+	if (opt_exclusive("io", &e) || opt_exclusive("if", &e) ||
+	    opt_exclusive("iV", &e) || opt_exclusive("iP", &e))
+		die_err(&e);
+	if (o->allow_file && !o->target)
+		die_usage("-f goes with -o TARGET: it lets TARGET be a file");
+	if (o->prompt && volumes < 2)
+		die_usage("--prompt goes with several IMAGEs: it waits before "
+			  "each further volume");
+}
+
 static int parse_options(int argc, char **argv, struct options *o)
 {
 	static const struct option longopts[] = {
@@ -86,6 +105,7 @@ static int parse_options(int argc, char **argv, struct options *o)
 	}
 	if (optind == argc)
 		die_usage("no IMAGE given (see rdload --help)");
+	check_options(o, argc - optind);
 	return optind;
 }
 
@@ -114,11 +134,12 @@ static int ask_volume(const char *prompt)
 
 int rdload_main(int argc, char **argv)
 {
-	struct options o = { .target = "/dev/ram0" };
+	struct options o = { 0 };
 	int first = parse_options(argc, argv, &o);
 	struct rd_job job = {
 		.volumes = argv + first, .count = argc - first,
-		.start = (uint64_t)o.start * RD_BLOCK, .target = o.target,
+		.start = (uint64_t)o.start * RD_BLOCK,
+		.target = o.target ? o.target : "/dev/ram0",
 		.allow_file = o.allow_file, .verify = o.verify,
 		.prompt = o.prompt, .ask = ask_volume,
 		.say = o.quiet ? NULL : put_line,

@@ -259,6 +259,15 @@ rdload /dev/null -s 1x|^rdload: -s takes a block number \(1 KiB blocks\), 0 to 2
 rdload -qx|^rdload: unknown option '-x'; see 'rdload --help'$
 rdload -s|^rdload: option '-s' needs a value; see 'rdload --help'$
 rdload /dev/null -o|^rdload: option '-o' needs a value; see 'rdload --help'$
+rdload -i -o /tmp/x --verify --prompt -f /dev/null|^rdload: -i and -o exclude each other; give one of them$
+rdload -i -f /dev/null|^rdload: -i and -f exclude each other; give one of them$
+rdload --verify -i /dev/null|^rdload: --verify and -i exclude each other; give one of them$
+rdload -i --prompt a b|^rdload: -i and --prompt exclude each other; give one of them$
+rdload -f /dev/null|^rdload: -f goes with -o TARGET: it lets TARGET be a file$
+rdload -o /tmp/x --prompt /dev/null|^rdload: --prompt goes with several IMAGEs: it waits before each further volume$
+tcpiter -j -H|^tcpiter: -H goes with the tables: -j's JSON Lines have no header$
+udpiter -H -j|^udpiter: -H goes with the tables: -j's JSON Lines have no header$
+initrd mkcpio -s 0 -o /dev/null|^initrd: -s goes with IMAGE: it says where IMAGE's filesystem starts$
 initrd|^initrd: give a command: mkcpio \(see initrd --help\)$
 initrd -x|^initrd: unknown option '-x'; see 'initrd --help'$
 initrd mkboot|^initrd: unknown command 'mkboot': mkcpio \(see initrd --help\)$

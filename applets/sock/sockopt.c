@@ -318,6 +318,9 @@ static int check_options(struct sockiter *it, bool pin, bool all,
 	if ((it->dry_run || all) && !it->kill)
 		return kit_fail(e, EXIT_USAGE, 0, "%s goes with kill",
 				it->dry_run ? "-n" : "--all");
+	if (it->no_header && it->output == SOCK_OUT_JSON)
+		return kit_fail(e, EXIT_USAGE, 0, "-H goes with the tables: "
+				"-j's JSON Lines have no header");
 	if (it->kill && check_kill_args(it, all, e))
 		return -1;
 	if (it->owners && check_row_option(it, pin, "-p", "processes", e))
