@@ -42,7 +42,7 @@ static int cpio_write(struct cpio *c, const void *buf, size_t len)
 
 /* One header and name; the data follows, padded to 4 bytes. */
 int boot_cpio_header(struct cpio *c, const char *name, unsigned int mode,
-		dev_t rdev, unsigned long size)
+		     dev_t rdev, unsigned long size)
 {
 	char hdr[111 + PATH_MAX];
 	int len;
@@ -60,7 +60,7 @@ int boot_cpio_header(struct cpio *c, const char *name, unsigned int mode,
 }
 
 int boot_cpio_data(struct cpio *c, const char *name, unsigned int mode,
-	      const void *data, size_t size)
+		   const void *data, size_t size)
 {
 	if (boot_cpio_header(c, name, mode, 0, size))
 		return -1;
@@ -88,7 +88,7 @@ static int copy_file(struct cpio *c, int fd, const char *path, off_t left)
 }
 
 int boot_cpio_file(struct cpio *c, const char *name, const char *path,
-	      const char *remedy)
+		   const char *remedy)
 {
 	struct stat st;
 	int ret = -1, fd = open_regular(path, remedy, &st, c->err);

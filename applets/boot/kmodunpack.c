@@ -297,7 +297,7 @@ static enum unpack unpack_zst(const unsigned char *in, size_t size,
  * *u the module, or why not.
  */
 const char *boot_unpack_module_data(const char *path, const unsigned char *in,
-			       size_t size, struct unpacked *u)
+				    size_t size, struct unpacked *u)
 {
 	enum unpack ret = UNPACKED;
 

@@ -50,9 +50,9 @@ struct cpio {
 
 /* Each returns 0, or -1 with *c->err. */
 int boot_cpio_header(struct cpio *c, const char *name, unsigned int mode,
-		dev_t rdev, unsigned long size);
+		     dev_t rdev, unsigned long size);
 int boot_cpio_data(struct cpio *c, const char *name, unsigned int mode,
-	      const void *data, size_t len);
+		   const void *data, size_t len);
 /* What to give instead of a path that is no regular file. */
 #define REMEDY_IMAGE	"give the RAM disk image's file"
 #define REMEDY_INIT	"give -i KIT, a kit binary"
@@ -60,7 +60,7 @@ int boot_cpio_data(struct cpio *c, const char *name, unsigned int mode,
 	"builds it)"
 /* A file copied whole, under a name of its own. */
 int boot_cpio_file(struct cpio *c, const char *name, const char *path,
-	      const char *remedy);
+		   const char *remedy);
 /*
  * OUT opened for writing: a regular OUT, or a new one, as OUT.XXXXXX in
  * its directory (*target: OUT, renamed over at boot_close_output(); the
@@ -99,7 +99,7 @@ struct unpacked {
  * cannot be.
  */
 const char *boot_unpack_module_data(const char *path, const unsigned char *in,
-			       size_t size, struct unpacked *u);
+				    size_t size, struct unpacked *u);
 
 /* kmod.c */
 #define MODULES_MAX	256

@@ -55,7 +55,7 @@ bool boot_ext_matches(const char *dev, const char *spec)
  * logical block size.  False when the disk has neither table.
  */
 bool boot_part_uuid(const char *path, unsigned int lbs, unsigned int partno,
-		      char uuid[37])
+		    char uuid[37])
 {
 	unsigned char mbr[512], hdr[92], g[16];
 	uint64_t entries;

@@ -63,7 +63,7 @@ char **led_matching_names(const char *pattern, int *count);
 bool led_is_multicolor(const char *name);
 /* The text of the LED's file attr, in buf[size]. */
 int led_read_attr(const struct led *led, const char *attr, char *buf,
-	      size_t size, struct kit_err *e);
+		  size_t size, struct kit_err *e);
 /* The LED's colors, intensities, brightness and maxima. */
 int led_read(struct led *led, struct kit_err *e);
 /* *t is trigger name, with its settings' files in the order they are
@@ -75,7 +75,7 @@ void led_trig_named(struct trig *t, const char *name);
  * want (or NULL): a trigger the LED must offer.
  */
 int led_read_trig(const struct led *led, struct trig *t, const char *want,
-	      struct kit_err *e);
+		  struct kit_err *e);
 /* Whether attr can be written: 0, or -1 with *e. */
 int led_check_writable(const struct led *led, const char *attr,
 		       struct kit_err *e);
@@ -84,8 +84,8 @@ int led_check_writable(const struct led *led, const char *attr,
  * brightness (unless negative); *taken counts the writes the LED took.
  */
 int led_write_state(const struct led *led, const long *intensity,
-		const struct trig *trig, long brightness, int *taken,
-		struct kit_err *e);
+		    const struct trig *trig, long brightness, int *taken,
+		    struct kit_err *e);
 
 /* ledshow.c: list's line, get's table (and the trigger's line, when
  * led->trig is read), and either as JSON (get: with values, trigger). */
@@ -111,7 +111,7 @@ int led_parse_rgb(const char *s, unsigned char rgb[3]);
 long led_scale_component(unsigned int component, long max);
 /* What the kernel drives on one color (led_mc_calc_color_components()). */
 unsigned int led_driven_value(unsigned int brightness, unsigned int intensity,
-			  unsigned int max, bool closest);
+			      unsigned int max, bool closest);
 /* Does kernel version v (n numbers of it read) round to closest? */
 bool led_version_rounds(const int v[3], int n);
 bool led_kernel_rounds(void);

@@ -77,7 +77,7 @@ int led_parse_intensities(const char *line, long *value, int max)
 
 /* "v1 v2 ... vn\n": the kernel refuses a space before the newline. */
 void led_format_intensities(const long *value, int n, char *buf,
-			       size_t size)
+			    size_t size)
 {
 	size_t len = 0;
 	int i;
@@ -129,8 +129,8 @@ long led_scale_component(unsigned int component, long max)
  * in its unsigned int arithmetic, wrap-around included.
  */
 unsigned int led_driven_value(unsigned int brightness,
-				 unsigned int intensity, unsigned int max,
-				 bool closest)
+			      unsigned int intensity, unsigned int max,
+			      bool closest)
 {
 	unsigned int product = brightness * intensity;
 
@@ -204,7 +204,7 @@ static int read_optional_attr(const struct led *led, const char *attr,
 }
 
 int led_read_attr(const struct led *led, const char *attr, char *buf,
-	      size_t size, struct kit_err *e)
+		  size_t size, struct kit_err *e)
 {
 	char path[PATH_MAX];
 	int ret = read_optional_attr(led, attr, buf, size, e);
@@ -283,7 +283,7 @@ void led_trig_named(struct trig *t, const char *name)
 }
 
 int led_read_trig(const struct led *led, struct trig *t, const char *want,
-	      struct kit_err *e)
+		  struct kit_err *e)
 {
 	char line[LEDTEXT_PATTERN_SIZE], *names[256];
 	int i, n, current, has;
@@ -424,8 +424,8 @@ static int write_trig(const struct led *led, const struct trig *t,
  * brightness (unless negative); *taken counts the writes the LED took.
  */
 int led_write_state(const struct led *led, const long *intensity,
-		       const struct trig *trig, long brightness, int *taken,
-		       struct kit_err *e)
+		    const struct trig *trig, long brightness, int *taken,
+		    struct kit_err *e)
 {
 	char text[MAX_COLORS * 24];
 

@@ -133,7 +133,7 @@ static int parse_line(struct led_stage_conf *conf, char *line, int n,
 }
 
 int led_stage_parse(struct led_stage_conf *conf, char *text, size_t len,
-		   int *line_no, struct kit_err *e)
+		    int *line_no, struct kit_err *e)
 {
 	char *line, *next, *end, *nul = memchr(text, '\0', len);
 
@@ -173,7 +173,7 @@ int led_stage_look_args(char *look, char **argv, int max)
 }
 
 const char *led_stage_led(const struct led_stage_conf *conf, char *cmdline,
-			 char *buf, size_t size)
+			  char *buf, size_t size)
 {
 	char *param, *val;
 

@@ -45,7 +45,7 @@ void led_stage_defaults(struct led_stage_conf *conf);
  * *e.
  */
 int led_stage_parse(struct led_stage_conf *conf, char *text, size_t len,
-		   int *line_no, struct kit_err *e);
+		    int *line_no, struct kit_err *e);
 
 /* The stage named, or -1. */
 int led_stage_find(const char *name);
@@ -66,7 +66,7 @@ int led_stage_look_args(char *look, char **argv, int max);
  * for the only multicolor LED.  The result points into buf.
  */
 const char *led_stage_led(const struct led_stage_conf *conf, char *cmdline,
-			 char *buf, size_t size);
+			  char *buf, size_t size);
 
 /* module added to conf's modules unless it is there; -1: no room. */
 int led_stage_add_module(struct led_stage_conf *conf, const char *module);
@@ -77,19 +77,19 @@ int led_stage_add_module(struct led_stage_conf *conf, const char *module);
  * file's line.
  */
 int led_stage_read(struct led_stage_conf *conf, const char *path,
-		  enum action action[LEDSTAGE_COUNT], struct kit_err *e);
+		   enum action action[LEDSTAGE_COUNT], struct kit_err *e);
 /*
  * The look of stage as set's words in argv (their text in copy,
  * LEDSTAGE_LINE bytes) and as a checked request: the words' count, or
  * -1 with *e, "PATH:LINE: STAGE=LOOK: why".
  */
 int led_stage_request(const struct led_stage_conf *conf, int stage,
-		     const char *path, char *copy, char **argv,
-		     struct request *req, struct kit_err *e);
+		      const char *path, char *copy, char **argv,
+		      struct request *req, struct kit_err *e);
 /* The trigger module of each look's action added to conf's modules. */
 int led_stage_add_triggers(struct led_stage_conf *conf,
-			  const enum action action[LEDSTAGE_COUNT],
-			  struct kit_err *e);
+			   const enum action action[LEDSTAGE_COUNT],
+			   struct kit_err *e);
 
 /* *conf as the file's text, every key in it. */
 void led_stage_print(const struct led_stage_conf *conf, FILE *out);

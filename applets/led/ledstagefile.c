@@ -40,8 +40,8 @@ static int look_request(char *look, char **argv, struct request *req,
 }
 
 int led_stage_request(const struct led_stage_conf *conf, int stage,
-		     const char *path, char *copy, char **argv,
-		     struct request *req, struct kit_err *e)
+		      const char *path, char *copy, char **argv,
+		      struct request *req, struct kit_err *e)
 {
 	struct kit_err bad;
 	int n;
@@ -101,7 +101,7 @@ fail:
 }
 
 int led_stage_read(struct led_stage_conf *conf, const char *path,
-		  enum action action[LEDSTAGE_COUNT], struct kit_err *e)
+		   enum action action[LEDSTAGE_COUNT], struct kit_err *e)
 {
 	char copy[LEDSTAGE_LINE], *argv[LEDSTAGE_LINE / 2];
 	struct request req;
@@ -119,8 +119,8 @@ int led_stage_read(struct led_stage_conf *conf, const char *path,
 }
 
 int led_stage_add_triggers(struct led_stage_conf *conf,
-			  const enum action action[LEDSTAGE_COUNT],
-			  struct kit_err *e)
+			   const enum action action[LEDSTAGE_COUNT],
+			   struct kit_err *e)
 {
 	char module[TRIG_NAME + sizeof(TRIG_MODULE)];
 	int i;

@@ -89,7 +89,7 @@ static int pattern_pair(const char *level_word, const char *ms_word, long max,
 }
 
 int led_text_pattern(const char *spec, long max, char *out, size_t size,
-		    struct kit_err *e)
+		     struct kit_err *e)
 {
 	char *copy = xstrdup(spec), *word[2], *save = NULL;
 	const char *sep = " \t\n";

@@ -45,6 +45,6 @@ int led_text_triggers(char *line, char **names, int max, int *current);
  * (pattern_trig_store_patterns(), pattern_trig_start_pattern()).
  */
 int led_text_pattern(const char *spec, long max, char *out, size_t size,
-		    struct kit_err *e);
+		     struct kit_err *e);
 
 #endif

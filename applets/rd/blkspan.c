@@ -361,7 +361,7 @@ static int follow_dev(struct blkspans *spans, dev_t dev, uint64_t start,
 }
 
 int rd_blkspans_of(struct blkspans *spans, const struct stat *st,
-		const char *name)
+		   const char *name)
 {
 	struct blkspan span = {
 		.is_file = true, .dev = st->st_dev, .ino = st->st_ino,
@@ -383,8 +383,8 @@ static bool same_storage(const struct blkspan *a, const struct blkspan *b)
 }
 
 bool rd_blkspans_overlap(const struct blkspans *a, const struct blkspans *b,
-		      const struct blkspan **sa, const struct blkspan **sb,
-		      uint64_t *start, uint64_t *end)
+			 const struct blkspan **sa, const struct blkspan **sb,
+			 uint64_t *start, uint64_t *end)
 {
 	size_t i, j;
 

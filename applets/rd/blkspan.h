@@ -41,14 +41,14 @@ struct blkspans {
  * hold no storage: no spans.
  */
 int rd_blkspans_of(struct blkspans *spans, const struct stat *st,
-		const char *name);
+		   const char *name);
 /*
  * The first byte range that a and b share: true, with *sa and *sb the
  * spans it lies in, [*start, *end) the bytes of *sa's file or device.
  */
 bool rd_blkspans_overlap(const struct blkspans *a, const struct blkspans *b,
-		      const struct blkspan **sa, const struct blkspan **sb,
-		      uint64_t *start, uint64_t *end);
+			 const struct blkspan **sa, const struct blkspan **sb,
+			 uint64_t *start, uint64_t *end);
 void rd_blkspans_free(struct blkspans *spans);
 
 #endif

@@ -329,7 +329,7 @@ static int kill_sockets(struct sockiter *it,
 }
 
 int sock_run(struct sockiter *it, const struct sockiter_loader *loader,
-		 const struct sockiter_loader *kill_loader, struct kit_err *e)
+	     const struct sockiter_loader *kill_loader, struct kit_err *e)
 {
 	struct sockiter_prog prog;
 	int link, ret;

@@ -58,6 +58,6 @@ PROTO "6 (-6)\n" \
  * does what the command line asked: the exit status (kill: 1 when
  * sockets were left), or -1 with *e. */
 int sock_run(struct sockiter *it, const struct sockiter_loader *loader,
-		 const struct sockiter_loader *kill_loader, struct kit_err *e);
+	     const struct sockiter_loader *kill_loader, struct kit_err *e);
 
 #endif
