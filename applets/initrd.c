@@ -27,7 +27,6 @@
 
 #include "core/kit.h"
 #include "boot/boot.h"
-#include "boot/mkcpio.h"
 #include "rd/rd.h"
 
 static const char usage[] =

@@ -10,8 +10,6 @@
 
 #include "core/kit.h"
 #include "led/led.h"
-#include "led/ledset.h"
-#include "led/ledstage.h"
 
 static const char usage[] =
 "Usage: mcled [-l NAME] [-j] [list]      multicolor LEDs and their state\n"

@@ -6,7 +6,7 @@
  * bpf/tcpiter.bpf.c.
  */
 #include "core/kit.h"
-#include "sock/sockrun.h"
+#include "sock/sock.h"
 #include "tcpiter.skel.h"
 #include "tcpiter.lskel.h"
 #include "tcpiter_lean.lskel.h"

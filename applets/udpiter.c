@@ -6,7 +6,7 @@
  * bpf/udpiter.bpf.c.
  */
 #include "core/kit.h"
-#include "sock/sockrun.h"
+#include "sock/sock.h"
 #include "udpiter.skel.h"
 #include "udpiter.lskel.h"
 #include "udpkill.lskel.h"

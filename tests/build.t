@@ -87,6 +87,18 @@ else
 	fail "$name" "${bad:-no objects in $tmp/os}"
 fi
 
+# An applet includes an engine by its one public header, ENGINE/ENGINE.h
+# (README, "Adding an applet"): the layers' headers are the engine's.
+# The core's is core/kit.h.
+name="build: applets include each engine as ENGINE/ENGINE.h alone"
+others=$(grep -H '^#include "[a-z]*/' applets/*.c |
+	grep -v -e '#include "\([a-z]*\)/\1\.h"$' -e '#include "core/kit.h"$')
+if [ -z "$others" ] && grep -q '^#include "led/led.h"$' applets/mcled.c; then
+	pass "$name"
+else
+	fail "$name" "$others"
+fi
+
 # A header the compiler cannot take stands for a -dev package missing.
 mkdir "$tmp/inc"
 echo '#error not installed' >"$tmp/inc/zstd.h"

@@ -7,7 +7,6 @@
 
 #include "core/kit.h"
 #include "led/led.h"
-#include "led/ledstage.h"
 #include "unit.h"
 
 static void test_colors(void)

@@ -39,6 +39,25 @@ struct boot {
  */
 int boot_run(struct boot *b, char **argv, struct kit_err *e);
 
+/* mkcpio: the cpio whose /init is kit (mkcpio.c, mkcpio.h). */
+struct mkcpio_job {
+	const char *root, *kver;	/* ROOT/lib/modules/KVER */
+	const char *const *modules;	/* -m MODULE, in order */
+	int nmodules;
+	const char *out;		/* -o OUT; NULL: stdout */
+	const char *init;		/* -i KIT; NULL: this kit */
+	const char *image;		/* IMAGE, or NULL */
+	unsigned long start;		/* IMAGE's first block (-s) */
+	struct kit_err err;
+};
+
+/*
+ * The cpio the job asks for, written whole or not at all: on an error
+ * no partial OUT is left and an old OUT stays as it was.  0, or -1 with
+ * job->err.
+ */
+int boot_mkcpio(struct mkcpio_job *job);
+
 /* The parameters of line, as the kernel reads them (cmdline_next()). */
 void boot_parse_cmdline(struct boot *b, const char *line);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * initrd's mkcpio (boot/): the engine initrd.c's mkcpio command calls,
- * and what its parts share.  Each calls only those below it here:
+ * initrd's mkcpio (boot/): what the parts of the engine initrd.c's
+ * mkcpio command calls (boot_mkcpio(), boot.h) share.  Each calls only those below it here:
  * mkcpio.c (the archive, whole), kmod.c (modules and their
  * dependencies), kmodunpack.c (a module file unpacked), cpio.c (the
  * archive and its output file).  Nothing here prints or exits: each
@@ -17,25 +17,6 @@
 #include <sys/stat.h>
 
 #include "core/kit.h"
-
-/* mkcpio.c */
-struct mkcpio_job {
-	const char *root, *kver;	/* ROOT/lib/modules/KVER */
-	const char *const *modules;	/* -m MODULE, in order */
-	int nmodules;
-	const char *out;		/* -o OUT; NULL: stdout */
-	const char *init;		/* -i KIT; NULL: this kit */
-	const char *image;		/* IMAGE, or NULL */
-	unsigned long start;		/* IMAGE's first block (-s) */
-	struct kit_err err;
-};
-
-/*
- * The cpio the job asks for, written whole or not at all: on an error
- * no partial OUT is left and an old OUT stays as it was.  0, or -1 with
- * job->err.
- */
-int boot_mkcpio(struct mkcpio_job *job);
 
 /* cpio.c */
 #define CPIO_FILE_MAX	0xffffffffUL	/* c_filesize: 8 hex digits */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 
 #include "core/kit.h"
-#include "led/led.h"
+#include "led/ledclass.h"
 
 static const char *const trig_attrs[][TRIG_ATTRS + 1] = {
 	{ "timer", "delay_on", "delay_off" },

@@ -8,7 +8,7 @@
 #define LEDSET_H
 
 #include "core/kit.h"
-#include "led/led.h"
+#include "led/ledclass.h"
 
 enum action { ACT_NONE, ACT_STEADY, ACT_BLINK, ACT_PATTERN, ACT_HEARTBEAT };
 

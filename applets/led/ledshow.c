@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "led/led.h"
+#include "led/ledclass.h"
 
 static void print_numbers(FILE *out, const long *value, int n)
 {

@@ -21,7 +21,7 @@
 #include "sock/sockkill.h"
 #include "sock/socknetns.h"
 #include "sock/sockowner.h"
-#include "sock/sockrun.h"
+#include "sock/sock.h"
 #include "sock/sockwalk.h"
 
 /* -v: libbpf's lines, each to the applet's note hook. */

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tcpiter's and udpiter's runner: the program loaded, and the walks,
+ * The socket engine's public header, what tcpiter and udpiter include:
+ * its runner (sockrun.c), which loads the program and does the walks,
  * kills, pins and output the command line (sockopt.h) asked for, with
  * the usage text the two applets share.  Errors are returned; warnings
  * and -v's lines go to it->note.
  */
-#ifndef SOCKRUN_H
-#define SOCKRUN_H
+#ifndef SOCK_H
+#define SOCK_H
 
 #include "sock/sockkill.h"
 #include "sock/sockload.h"
