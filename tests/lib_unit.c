@@ -2,6 +2,7 @@
 /* Unit tests of applets/core/lib.c: numbers, sysfs_root, kit_getopt. */
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -203,6 +204,77 @@ static bool json_is(const char *s, const char *want)
 }
 
 /* release_version(): Debian's real sublevel from uname's version. */
+/* The forms that return their errors, for engines (sockopt.c). */
+static void test_getopt_err(void)
+{
+	char *help[] = { "t", "-4", "--help", "-x", NULL };
+	char *bad[] = { "t", "-4", "-x", NULL };
+	char *twice[] = { "t", "--port", "1", "-4", "--port", "2", NULL };
+	char *pair[] = { "t", "-t", "-4", "-j", NULL };
+	struct kit_err e = { 0 };
+	int opt;
+
+	applet_name = "t";
+	optind = 0;
+	while ((opt = kit_getopt_err(4, help, "46jts:", longopts, &e)) == '4')
+		;
+	check("kit_getopt_err: --help is returned as 'h', nothing printed",
+	      opt == 'h' && !e.msg[0]);
+	optind = 0;
+	while ((opt = kit_getopt_err(3, bad, "46jts:", longopts, &e)) == '4')
+		;
+	check("kit_getopt_err: an unknown option is '?' and the message",
+	      opt == '?' && e.status == EXIT_USAGE &&
+	      !strcmp(e.msg, "unknown option '-x'; see 't --help'"));
+	optind = 0;
+	while (kit_getopt_err(6, twice, "46jts:", longopts, &e) != -1)
+		;
+	check("opt_once: a value given twice is an error, once is not",
+	      opt_once("P", &e) == -1 && e.status == EXIT_USAGE &&
+	      !strcmp(e.msg, "--port given twice: it takes one value; give "
+		      "it once") && !opt_once("4", &e));
+	optind = 0;
+	while (kit_getopt_err(4, pair, "46jts:", longopts, &e) != -1)
+		;
+	check("opt_exclusive: returns the first two given, as given",
+	      opt_exclusive("jt", &e) == -1 && e.status == EXIT_USAGE &&
+	      !strcmp(e.msg, "-t and -j exclude each other; give one of "
+		      "them") && !opt_exclusive("4A", &e));
+}
+
+static char noted[64];
+
+static void note_line(const char *line)
+{
+	snprintf(noted, sizeof(noted), "%s", line);
+}
+
+/* grow(): room for need, doubling; kit_note(): a line to a hook. */
+static void test_grow_note(void)
+{
+	size_t cap = 0, cap_before;
+	int *v = grow(NULL, &cap, 3, sizeof(int)), *w;
+
+	check("grow: from nothing, room for need", v && cap == 3);
+	w = grow(v, &cap, 2, sizeof(int));
+	check("grow: no more asked, the same array", w == v && cap == 3);
+	w = grow(v, &cap, 4, sizeof(int));
+	check("grow: more, doubled", w && cap == 6);
+	v = w;
+	w = grow(v, &cap, 13, sizeof(int));
+	check("grow: more than double: what is asked", w && cap == 13);
+	v = w;
+	cap_before = cap;
+	check("grow: a size that overflows is refused, the array kept",
+	      !grow(v, &cap, SIZE_MAX / 2, sizeof(int)) && cap == cap_before);
+	free(v);
+	kit_note(note_line, "walk %d: %s", 2, "done");
+	check("kit_note: the line formatted, to the hook",
+	      !strcmp(noted, "walk 2: done"));
+	kit_note(NULL, "nobody %s", "hears");
+	check("kit_note: no hook, no call", !strcmp(noted, "walk 2: done"));
+}
+
 static void test_release_version(void)
 {
 	int v[3];
@@ -352,6 +424,8 @@ int main(void)
 	test_sysfs_root();
 	test_kit_getopt();
 	test_refusals();
+	test_getopt_err();
+	test_grow_note();
 	test_json();
 	test_json_value();
 	test_release_version();
