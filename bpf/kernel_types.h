@@ -75,8 +75,12 @@ struct udp_table {
 };
 
 struct netns_ipv4 {
-	struct udp_table *udp_table;		/* 6.2+ */
-	u8 sysctl_tcp_pingpong_thresh;		/* 6.7+ */
+	/* 6.2+, commit 9804985bf27f ("udp: Introduce optional per-netns
+	 * hash table.") */
+	struct udp_table *udp_table;
+	/* 6.7+, commit 562b1fdf061b ("tcp: Set pingpong threshold via
+	 * sysctl") */
+	u8 sysctl_tcp_pingpong_thresh;
 };
 
 struct net {
@@ -158,11 +162,14 @@ struct sock {
 	u32 sk_max_ack_backlog;
 	struct timer_list sk_timer;
 	atomic_t sk_drops;
-	/* 6.18+: "net: add sk_drops_read() ... numa_drop_counters": UDP
-	 * counts drops here and leaves sk_drops at 0. */
+	/* 6.18+: "net: add sk->sk_drop_counters" (commit c51613fa276f);
+	 * from "udp: add drop_counters to udp socket" (commit
+	 * 51132b99f01c) UDP counts drops here and leaves sk_drops at 0. */
 	struct numa_drop_counters *sk_drop_counters;
-	unsigned long sk_ino;			/* 6.18+ */
-	/* 6.19: "tcp: move icsk_retransmit_timer to sk" */
+	/* 6.17+ (commit 5d6b58c932ec, "net: lockless sock_i_ino()") */
+	unsigned long sk_ino;
+	/* 6.19: "tcp: remove icsk->icsk_retransmit_timer" (commit
+	 * 9a5e5334adc0) moved it here */
 	struct timer_list tcp_retransmit_timer;
 	/* -i */
 	unsigned long sk_pacing_rate;
@@ -202,16 +209,19 @@ struct inet_connection_sock {
 	struct {
 		__u8 quick;
 		__u8 pingpong;
-		/* A u32 up to 6.5; "tcp: reduce ato to 8 bits" (6.6) made it
-		 * a bitfield: read with BPF_CORE_READ_BITFIELD. */
+		/* A u32 up to 6.6; "tcp: record last received ipv6
+		 * flowlabel" (6.7, commit 95b9a87c6a6b) made it an 8-bit
+		 * bitfield: read with BPF_CORE_READ_BITFIELD. */
 		__u32 ato;
 		__u32 lrcvtime;
 		__u16 rcv_mss;
 	} icsk_ack;
-	/* Up to 6.14 the retransmit timer's expiry was copied here; "tcp:
-	 * remove icsk->icsk_timeout" (6.15) reads the timer itself. */
+	/* Up to 6.14 the retransmit timer's expiry was copied here;
+	 * "tcp/dccp: remove icsk->icsk_timeout" (6.15, commit
+	 * a7c428ee8f59) reads the timer itself. */
 	unsigned long icsk_timeout;
-	/* 6.19: the keepalive timer leaves sk_timer */
+	/* 6.19: the keepalive timer leaves sk_timer (commit 08dfe370239e,
+	 * "tcp: introduce icsk->icsk_keepalive_timer") */
 	struct timer_list icsk_keepalive_timer;
 };
 
@@ -278,8 +288,11 @@ struct tcp_sock {
 	u8 rate_app_limited;
 	u8 ecn_flags;
 	u8 syn_data_acked;
-	u8 tcp_usec_ts;				/* 6.7+, tested only */
-	u32 received_ce;			/* 6.18+ (AccECN), tested only */
+	/* 6.7+, commit 614e8316aa4c ("tcp: add support for usec
+	 * resolution in TCP TS values"), tested only */
+	u8 tcp_usec_ts;
+	/* 6.18+, commit 542a495cbaa6 ("tcp: AccECN core"), tested only */
+	u32 received_ce;
 	u8 chrono_type;
 	u32 chrono_start;
 	u32 chrono_stat[3];
@@ -339,8 +352,10 @@ struct bpf_udp_iter_state {
 /* Exist only on kernels whose iterators resume a walk at the socket they
  * stopped at, by its cookie, not at a count of the sockets of its bucket
  * ("bpf: tcp: Avoid socket skips and repeats during iteration", 6.17,
- * commit f5080f612a1c, and its UDP twin, 2025; Debian's 6.12 has the
- * TCP one, not the UDP one): only their names are tested. */
+ * commit f5080f612a1c, and its UDP twin, "bpf: udp: Avoid socket skips
+ * and repeats during iteration", 6.16, commit 5668f73f09ae; Debian's
+ * 6.12 has the TCP one, not the UDP one): only their names are
+ * tested. */
 union bpf_tcp_iter_batch_item {
 	__u64 cookie;
 };
@@ -351,8 +366,9 @@ union bpf_udp_iter_batch_item {
 
 #pragma clang attribute pop
 
-/* The iterators' contexts, the same since 5.8 and 5.9: read at fixed
- * offsets, no relocation. */
+/* The iterators' contexts, the same since 5.8 and 5.9 (the UDP one:
+ * commit 5788b3a07fc5, "net: bpf: Implement bpf iterator for udp"):
+ * read at fixed offsets, no relocation. */
 struct seq_file;
 
 struct bpf_iter_meta {

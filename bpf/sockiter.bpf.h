@@ -125,7 +125,8 @@ static bool rec_match(const struct sock_rec *r)
 	       addr_match(r, r->dst, f->dst, f->dst_mask, f->dst_v6);
 }
 
-/* sock_i_ino(): 6.18 keeps the inode number in the sock itself. */
+/* sock_i_ino(): 6.17 keeps the inode number in the sock itself (commit
+ * 5d6b58c932ec, "net: lockless sock_i_ino()"). */
 static __u64 sock_inode(const struct sock *sk)
 {
 	struct socket_alloc *sa;

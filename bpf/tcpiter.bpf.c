@@ -70,8 +70,9 @@ static unsigned long retransmit_expires(struct inet_connection_sock *icsk)
 }
 
 /* Whether the keepalive timer is pending, and its expiry: sk_timer until
- * "tcp: introduce icsk->icsk_keepalive_timer" (6.19), which Debian's 6.1
- * and 6.12 carry too: the field, not the version, tells. */
+ * "tcp: introduce icsk->icsk_keepalive_timer" (6.19, commit 08dfe370239e),
+ * which Debian's 6.1 and 6.12 carry too: the field, not the version,
+ * tells. */
 static bool keepalive_pending(struct inet_connection_sock *icsk,
 			      unsigned long *expires)
 {
@@ -84,8 +85,9 @@ static bool keepalive_pending(struct inet_connection_sock *icsk,
 }
 
 /* inet_csk_in_pingpong_mode(): the threshold is 1 since 5.19 (and 5.10
- * stable), a per-netns sysctl since "tcp: add sysctl_tcp_pingpong_thresh"
- * (6.7). */
+ * stable; commit 4d8f24eeedc5, Revert "tcp: change pingpong threshold to
+ * 3"), a per-netns sysctl since "tcp: Set pingpong threshold via sysctl"
+ * (6.7, commit 562b1fdf061b). */
 static __u32 pingpong(struct tcp_sock *tp)
 {
 	struct inet_connection_sock *icsk = &tp->inet_conn;
@@ -138,9 +140,13 @@ static void read_full(struct sock_rec *r, struct tcp_sock *tp)
 
 /* ---- -i: tcp_get_info()'s fields ---- */
 
-#define TCP_ECN_OK		1	/* TCP_ECN_MODE_RFC3168 from 6.18 */
+/* TCP_ECN_OK is TCP_ECN_MODE_RFC3168 and 16 TCP_ECN_MODE_ACCECN from 6.15
+ * ("tcp: helpers for ECN mode handling", commit 041fb11d518f); AccECN is
+ * negotiated from 6.18 (commit 3cae34274c79).  The TCP_ECN_LOW of
+ * Google's BBRv3 patches is not in mainline. */
+#define TCP_ECN_OK		1
 #define TCP_ECN_SEEN		8
-#define TCP_ECN_MODE_ACCECN	16	/* 6.18; TCP_ECN_LOW in 6.8-6.17 */
+#define TCP_ECN_MODE_ACCECN	16
 #define TCP_CHRONO_BUSY		1
 #define TCP_CHRONO_MAX		4
 
@@ -180,8 +186,9 @@ static __u32 msecs_since(__u32 now, __u32 then)
 	return sock_jiffies_to_msecs(now - then, config.hz);
 }
 
-/* ECN is on: RFC 3168's, or from 6.18 (AccECN, with received_ce)
- * accurate ECN's too: tcp_ecn_mode_any() */
+/* ECN is on: RFC 3168's, or from 6.18 (AccECN, with received_ce: commit
+ * 542a495cbaa6, "tcp: AccECN core") accurate ECN's too:
+ * tcp_ecn_mode_any() */
 static bool ecn_on(struct tcp_sock *tp)
 {
 	__u8 ecn = BPF_CORE_READ_BITFIELD(tp, ecn_flags);
@@ -236,7 +243,8 @@ static void read_info_common(struct sock_info *in, struct tcp_sock *tp)
 
 /*
  * The delayed ACK timeout in jiffies.  From 6.7 ("tcp: derive delack_max
- * from rto_min", which came with tcp_usec_ts) tcp_get_info() caps it at
+ * from rto_min", commit bbf80d713fe7, which came with tcp_usec_ts; 6.6
+ * stable took it too, without tcp_usec_ts) tcp_get_info() caps it at
  * the socket's delack_max.  A route's locked rto_min lowers that cap
  * further there; that route metric is not read here.
  */

@@ -22,7 +22,8 @@ static const char header6[] = PROC_UDP_HEADER6;
  * c96dac8d369f, "bpf: udp: Implement batching for sockets iterator") the
  * iterator walks the
  * address+port hash instead and ctx->bucket is a slot there: recompute
- * udp_hashfn().  The per-netns table came with 6.2, before that.
+ * udp_hashfn().  The per-netns table came with 6.2 (commit 9804985bf27f,
+ * "udp: Introduce optional per-netns hash table."), before that.
  */
 static __u32 slot(const struct bpf_iter__udp *ctx, const struct sock *sk)
 {
@@ -35,7 +36,8 @@ static __u32 slot(const struct bpf_iter__udp *ctx, const struct sock *sk)
 	       BPF_CORE_READ(net, ipv4.udp_table, mask);
 }
 
-/* sk_drops_read(): 6.18 counts UDP drops per NUMA node, apart. */
+/* sk_drops_read(): 6.18 counts UDP drops per NUMA node, apart (commit
+ * 51132b99f01c, "udp: add drop_counters to udp socket"). */
 static __u32 drops(const struct sock *sk)
 {
 	struct numa_drop_counters *ndc = NULL;

@@ -117,7 +117,9 @@ static const char *color_name(unsigned int id)
 	return led_get_color_name(id);
 }
 #else
-/* Exported by led-core.c until 6.11, declared only in drivers/leds/leds.h. */
+/* Exported by led-core.c up to 6.10, declared only in drivers/leds/leds.h;
+ * 6.11 unexported it (commit 493179e692db, "leds: core: Unexport
+ * led_colors[] array") for led_get_color_name() (commit 5f2e950755c7). */
 extern const char * const led_colors[LED_COLOR_ID_MAX];
 
 static const char *color_name(unsigned int id)
@@ -126,7 +128,9 @@ static const char *color_name(unsigned int id)
 }
 #endif
 
-/* Only the names this kernel knows: before 6.7 it has none for IDs 10-14. */
+/* Only the names this kernel knows: before 6.7 it has none for IDs 10-14
+ * (commit a067943129b4, "leds: core: Add more colors from DT bindings to
+ * led_colors"). */
 static int color_id(const char *name)
 {
 	unsigned int id;

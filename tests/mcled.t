@@ -40,7 +40,8 @@ tree_one() {
 }
 
 # Six multicolor LEDs: keys of an RGB keyboard, an RGBW light with
-# max_brightness 100, a LED with a color 6.1-6.6 kernels print as (null).
+# max_brightness 100, a LED with a color 6.1-6.6 kernels print as (null)
+# (names for IDs 10-14 came in 6.7, commit a067943129b4).
 tree_many() {
 	tree_one
 	mkled rgbw:light "red green blue white" "1 2 3 77" 100 100

@@ -442,7 +442,8 @@ check_churn() {
 }
 
 # A kernel with BTF but without the iterator (5.8 has BPF iterators, not
-# these): a vmlinux BTF that holds only "int" in place of the real one.
+# these; 5.9 has them, the UDP one from commit 5788b3a07fc5): a vmlinux
+# BTF that holds only "int" in place of the real one.
 # -v loads through libbpf, which looks the iterator up in that file (the
 # light skeleton asks the kernel itself); libbpf's messages come first.
 check_no_iterator() {
@@ -718,7 +719,9 @@ would close 2 sockets" \
 			"client6 ECONNABORTED" "server6 ECONNRESET"
 		# a request socket: dropped, its client none the wiser
 		kill_case "-s syn-recv" 1 "/^SYN-RECV /d"
-		# 5.10's tcp_abort() refuses TIME_WAIT sockets; 6.1's takes them
+		# 5.10's tcp_abort() refuses TIME_WAIT sockets; 6.1's takes
+		# them (6.0, commit af9784d007d8, "tcp: diag: add support for
+		# TIME_WAIT sockets to tcp_abort()")
 		if uname -r | awk -F. '{ exit !($1 < 6) }'; then
 			kill_refused "-s time-wait" "TIME-WAIT .*: this kernel's tcp_abort\\(\\) does not close TIME_WAIT sockets"
 		else

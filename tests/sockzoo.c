@@ -237,7 +237,9 @@ static void loopback_up(void)
  * the client sends no data); SYN_SENT (the listener's accept queue is full,
  * its SYNs are dropped).  Timers: retransmit (the SYN_SENT), zero-window
  * probe (the filled pair), keepalive (a v4 and a v6 pair; 6.19 moved
- * the timers).  The pair on ZOO_PORT + 1, with data both ways, uses ECN.  Descriptors stay open: the holder keeps them.
+ * the timers: commits 08dfe370239e, 9a5e5334adc0).  The pair on
+ * ZOO_PORT + 1, with data both ways, uses ECN.  Descriptors stay open:
+ * the holder keeps them.
  */
 static void keepalive(int fd)
 {

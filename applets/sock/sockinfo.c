@@ -108,7 +108,9 @@ static char *put_info_head(char *p, const struct sock_info *in)
 		*p++ = ',';
 		p = put_dec(p, in->rcv_wscale, 0);
 	}
-	/* ss leaves out the 3 s of kernels before 3.1 */
+	/* ss leaves out the 3 s of kernels before 3.1 (commit 9ad7c049f0f7,
+	 * "tcp: RFC2988bis + taking RTT sample from 3WHS for the passive
+	 * open side") */
 	if (in->rto && in->rto != 3000000)
 		p = sock_put_ms(stpcpy(p, " rto:"), in->rto);
 	p = put_nonzero(p, "backoff", in->backoff);

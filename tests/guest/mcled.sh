@@ -41,7 +41,9 @@ if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 6 ]; } ||
 else
 	closest=0 green=21 rounding=truncated json_rounding=truncate
 fi
-# Color IDs 10-14 (purple ... lime) have names from 6.7.
+# Color IDs 10-14 (purple ... lime) have names from 6.7 (commit
+# a067943129b4, "leds: core: Add more colors from DT bindings to
+# led_colors").
 if [ "$major" -gt 6 ] || { [ "$major" -eq 6 ] && [ "$minor" -ge 7 ]; }; then
 	new_colors=1
 else
