@@ -49,6 +49,17 @@ SOCKITER_USAGE_KILL("The peer\n"
 KIT_APPLET(tcpiter, "every TCP socket, as /proc/net/tcp, via a BPF iterator",
 	   usage);
 
+SOCKITER_LOADER(tcpiter, tcp_iter);
+SOCKITER_LIGHT_LOADER(tcpkill, tcp_iter);
+SOCKITER_LOAD_LIGHT(tcpiter_lean, tcp_iter);
+
+/* Neither pin nor -i: the program that leaves them out loads faster
+ * (bpf/tcpiter.bpf.c); libbpf's fallback loads the whole one. */
+static const struct sockiter_loader tcpiter_lean_loader = {
+	.load_light = tcpiter_lean_load_light,
+	.load_libbpf = tcpiter_load_libbpf,
+};
+
 static const struct sockiter_proto tcp = {
 	.name = "tcp",
 	.iter_func = "bpf_iter_tcp",
@@ -58,34 +69,14 @@ static const struct sockiter_proto tcp = {
 	.width4 = PROC_TCP_WIDTH4,
 	.tcp_tail = true,
 	.count_states = SOCK_STATES_TCP,
-};
-
-SOCKITER_LOADER(tcpiter, tcp_iter);
-SOCKITER_LIGHT_LOADER(tcpkill, tcp_iter);
-SOCKITER_LOAD_LIGHT(tcpiter_lean, tcp_iter);
-
-/* Neither pin nor -i: the program that leaves them out loads faster
- * (bpf/tcpiter.bpf.c).  libbpf's fallback loads the whole one. */
-static const struct sockiter_loader tcpiter_lean_loader = {
-	.load_light = tcpiter_lean_load_light,
-	.load_libbpf = tcpiter_load_libbpf,
+	.loader = &tcpiter_loader,
+	.lean_loader = &tcpiter_lean_loader,
+	.kill_loader = &tcpkill_loader,
 };
 
 int tcpiter_main(int argc, char **argv)
 {
-	struct sockiter it;
 	struct kit_err e;
-	int status = sock_opt_parse(&it, &tcp, argc, argv, &e);
 
-	if (status == SOCK_OPT_HELP)
-		help_exit();
-	it.note = warn_line;
-	if (!status)
-		status = sock_run(&it, it.config.want_info ||
-				      it.config.mode == SOCK_MODE_TEXT ?
-				      &tcpiter_loader : &tcpiter_lean_loader,
-				      &tcpkill_loader, &e);
-	if (status < 0)
-		die_err(&e);
-	return status;
+	return kit_result(sock_main(&tcp, argc, argv, warn_line, &e), &e);
 }

@@ -46,6 +46,9 @@ SOCKITER_USAGE_KILL("The owner's next\n"
 KIT_APPLET(udpiter, "every UDP socket, as /proc/net/udp, via a BPF iterator",
 	   usage);
 
+SOCKITER_LOADER(udpiter, udp_iter);
+SOCKITER_LIGHT_LOADER(udpkill, udp_iter);
+
 static const struct sockiter_proto udp = {
 	.name = "udp",
 	.iter_func = "bpf_iter_udp",
@@ -55,24 +58,13 @@ static const struct sockiter_proto udp = {
 	.width4 = PROC_UDP_WIDTH4,
 	.sort_by_sl = true,
 	.count_states = SOCK_STATES_UDP,
+	.loader = &udpiter_loader,
+	.kill_loader = &udpkill_loader,
 };
-
-SOCKITER_LOADER(udpiter, udp_iter);
-SOCKITER_LIGHT_LOADER(udpkill, udp_iter);
 
 int udpiter_main(int argc, char **argv)
 {
-	struct sockiter it;
 	struct kit_err e;
-	int status = sock_opt_parse(&it, &udp, argc, argv, &e);
 
-	if (status == SOCK_OPT_HELP)
-		help_exit();
-	it.note = warn_line;
-	if (!status)
-		status = sock_run(&it, &udpiter_loader, &udpkill_loader,
-				      &e);
-	if (status < 0)
-		die_err(&e);
-	return status;
+	return kit_result(sock_main(&udp, argc, argv, warn_line, &e), &e);
 }

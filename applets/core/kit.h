@@ -67,6 +67,14 @@ void die_usage(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2), noreturn));
 /* An engine's error said, exit with its status. */
 void die_err(const struct kit_err *e) __attribute__((noreturn));
+/* An engine's answer to -h or --help: the applet's usage is wanted. */
+#define KIT_HELP	(-2)
+/*
+ * An applet's end from what its engine returned: an exit status (0 or
+ * more) as it is; KIT_HELP, the usage and exit 0 (help_exit()); -1, *e
+ * said and its status (die_err()).
+ */
+int kit_result(int status, const struct kit_err *e);
 
 /*
  * Memory.  The x* functions die with "APPLET: out of memory" (exit 1)

@@ -168,6 +168,15 @@ void print_usage(const char *usage)
 	      stdout);
 }
 
+int kit_result(int status, const struct kit_err *e)
+{
+	if (status == KIT_HELP)
+		help_exit();
+	if (status < 0)
+		die_err(e);
+	return status;
+}
+
 void help_exit(void)
 {
 	if (applet_usage)

@@ -55,10 +55,13 @@ PROTO "6 (-6)\n" \
 "  --all           close every socket: kill with no filter (both families,\n" \
 "                  no address, port or uid, no state or -s all) is refused\n"
 
-/* Loads the program (kill: kill_loader's, if the kernel takes it) and
- * does what the command line asked: the exit status (kill: 1 when
- * sockets were left), or -1 with *e. */
-int sock_run(struct sockiter *it, const struct sockiter_loader *loader,
-	     const struct sockiter_loader *kill_loader, struct kit_err *e);
+/*
+ * tcpiter's and udpiter's work: argv parsed for proto, its program
+ * loaded (kill: proto's kill program, if the kernel takes it), and what
+ * the command line asked done; warnings and -v's lines to note.  The
+ * exit status (kill: 1 when sockets were left), KIT_HELP, or -1 with *e.
+ */
+int sock_main(const struct sockiter_proto *proto, int argc, char **argv,
+	      void (*note)(const char *line), struct kit_err *e);
 
 #endif

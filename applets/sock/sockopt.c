@@ -253,7 +253,7 @@ static int parse_options(struct sockiter *it, int argc, char **argv,
 				     e)) != -1) {
 		switch (opt) {
 		case 'h':
-			return SOCK_OPT_HELP;
+			return KIT_HELP;
 		case '?':
 			return -1;
 		case '4':

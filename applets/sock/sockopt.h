@@ -13,6 +13,8 @@
 #include "../../bpf/sockrec.h"
 #include "core/kit.h"
 
+struct sockiter_loader;
+
 /* What differs between TCP and UDP. */
 struct sockiter_proto {
 	const char *name;		/* "tcp": /proc/net/tcp, "TCP" in errors */
@@ -25,6 +27,9 @@ struct sockiter_proto {
 	bool tcp_tail;			/* rto ato quick cwnd ssthresh, not drops */
 	__u32 count_states;		/* the protocol's: -c lists them,
 					 * kill -s with all is no filter */
+	/* Its programs: the whole one; one without -i's reads and pin's
+	 * text, which loads faster (NULL: none); kill's. */
+	const struct sockiter_loader *loader, *lean_loader, *kill_loader;
 };
 
 enum sockiter_output {
@@ -53,9 +58,7 @@ struct sock_state_names {
 };
 extern const struct sock_state_names sock_states[SOCK_TCP_STATES];
 
-/* -h or --help was given: the applet's usage is wanted. */
-#define SOCK_OPT_HELP	1
-/* Parses the command line into *it: 0, SOCK_OPT_HELP, or -1 with *e set
+/* Parses the command line into *it: 0, KIT_HELP, or -1 with *e set
  * (usage errors, EXIT_USAGE). */
 int sock_opt_parse(struct sockiter *it, const struct sockiter_proto *proto,
 		   int argc, char **argv, struct kit_err *e);

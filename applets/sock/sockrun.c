@@ -328,14 +328,24 @@ static int kill_sockets(struct sockiter *it,
 	return ret ? -1 : kill_summary(it, prog.kill_state->unlisted);
 }
 
-int sock_run(struct sockiter *it, const struct sockiter_loader *loader,
-	     const struct sockiter_loader *kill_loader, struct kit_err *e)
+/* Neither pin nor -i: the lean program, where the protocol has one. */
+static const struct sockiter_loader *loader_of(const struct sockiter *it)
 {
+	const struct sockiter_proto *proto = it->proto;
+
+	return proto->lean_loader && !it->config.want_info &&
+	       it->config.mode != SOCK_MODE_TEXT ? proto->lean_loader :
+						   proto->loader;
+}
+
+static int run(struct sockiter *it, struct kit_err *e)
+{
+	const struct sockiter_loader *loader = loader_of(it);
 	struct sockiter_prog prog;
 	int link, ret;
 
 	if (it->kill)
-		return kill_sockets(it, loader, kill_loader, e);
+		return kill_sockets(it, loader, it->proto->kill_loader, e);
 	if (prepare(it, e))
 		return -1;
 	link = sock_load(it, loader, &prog, e);
@@ -352,4 +362,16 @@ int sock_run(struct sockiter *it, const struct sockiter_loader *loader,
 		      dump(it, link, &prog, NULL, true, e) < 0 ? -1 : 0;
 	close(link);
 	return ret;
+}
+
+int sock_main(const struct sockiter_proto *proto, int argc, char **argv,
+	      void (*note)(const char *line), struct kit_err *e)
+{
+	struct sockiter it;
+	int ret = sock_opt_parse(&it, proto, argc, argv, e);
+
+	if (ret)
+		return ret;
+	it.note = note;
+	return run(&it, e);
 }
