@@ -196,8 +196,9 @@ static int stage(const char *pattern, int argc, char **argv)
 	if (id < 0)
 		die_usage("stage: unknown stage '%s': started, waiting, "
 			  "mounted, failed or config", argv[1]);
-	/* Its look was checked as the file was read. */
 	n = led_stage_request(&conf, id, path, copy, args, &req, &e);
+	if (n < 0)
+		die("stage: %s", e.msg);
 	read_text("/proc/cmdline", cmdline, sizeof(cmdline));
 	pattern = led_stage_led(&conf, cmdline, chosen, sizeof(chosen));
 	if (!pattern)

@@ -69,7 +69,9 @@ for src in applets/*/*.c; do
 	obj=$tmp/os/${src#applets/}
 	obj=${obj%.c}.o
 	[ "$engine" = core ] && continue
-	for sym in $(nm -g --defined-only "$obj" | awk 'NF == 3 { print $3 }'); do
+	syms=$(nm -g --defined-only "$obj" | awk 'NF == 3 { print $3 }') ||
+		bad="$bad $obj (nm failed)"
+	for sym in $syms; do
 		case $sym in
 		"${engine}_"*) ;;
 		*) bad="$bad $sym (no ${engine}_ prefix)"; continue ;;

@@ -523,20 +523,22 @@ static void test_real_root_dev(void)
 	      !strcmp(e.msg, "linuxrc: failed"));
 	if (boot_real_root_dev(&saved, false)) {
 		check("no real-root-dev (7.0+): /linuxrc cannot choose",
-		      !boot_linuxrc_chose_root(&b, &dev, &e, fake_linuxrc));
+		      boot_linuxrc_chose_root(&b, &dev, &e,
+					      fake_linuxrc) == 0);
 		return;
 	}
 	linuxrc_writes = 0;
 	check("real-root-dev: /linuxrc that writes nothing chose nothing",
-	      !boot_linuxrc_chose_root(&b, &dev, &e, fake_linuxrc));
+	      boot_linuxrc_chose_root(&b, &dev, &e, fake_linuxrc) == 0);
 	check("real-root-dev holds root= (8:1) while /linuxrc runs",
 	      linuxrc_saw == 0x801);
 	linuxrc_writes = 0x100;
 	check("real-root-dev: /linuxrc that writes 0x100 chose the RAM disk",
-	      boot_linuxrc_chose_root(&b, &dev, &e, fake_linuxrc) && dev == RAM0);
+	      boot_linuxrc_chose_root(&b, &dev, &e, fake_linuxrc) == 1 &&
+	      dev == RAM0);
 	linuxrc_writes = 0x10302;
 	check("real-root-dev: /linuxrc that writes 259:2 chose it",
-	      boot_linuxrc_chose_root(&b, &dev, &e, fake_linuxrc) &&
+	      boot_linuxrc_chose_root(&b, &dev, &e, fake_linuxrc) == 1 &&
 	      dev == makedev(259, 2));
 	linuxrc_writes = boot_encode_dev(makedev(259, 300));
 	check("real-root-dev: /linuxrc that writes 259:300 chose it",
@@ -544,7 +546,7 @@ static void test_real_root_dev(void)
 	      dev == makedev(259, 300));
 	linuxrc_writes = 0x801;
 	check("real-root-dev: /linuxrc that writes root= again chose nothing",
-	      !boot_linuxrc_chose_root(&b, &dev, &e, fake_linuxrc));
+	      boot_linuxrc_chose_root(&b, &dev, &e, fake_linuxrc) == 0);
 	boot_real_root_dev(&saved, true);
 }
 

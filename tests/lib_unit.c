@@ -203,7 +203,6 @@ static bool json_is(const char *s, const char *want)
 	return json_written(json_string, s, want);
 }
 
-/* release_version(): Debian's real sublevel from uname's version. */
 /* kit_getopt_err() over argv until it ends, or returns 'h' or '?': its
  * last return. */
 static int parse_err(char **argv, struct kit_err *e)
@@ -279,6 +278,7 @@ static void test_grow_note(void)
 	check("kit_note: no hook, no call", !strcmp(noted, "walk 2: done"));
 }
 
+/* release_version(): Debian's real sublevel from uname's version. */
 static void test_release_version(void)
 {
 	int v[3];

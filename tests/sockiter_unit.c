@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Unit tests of the socket engine's layers, linked as the applets link
- * them (Makefile: sockiter_unit_OBJS): address prefixes and state names
- * (sockopt), jiffies to clock_t (the code the BPF programs run), HZ from
- * a jiffies sample (sockload), records taken from the program's output
- * (sockwalk) and formatted (sockfmt, sockinfo).  The formatter writes to
+ * them (the engine's objects: the Makefile's unit_objs): address
+ * prefixes and state names (sockopt), jiffies to clock_t (the code the
+ * BPF programs run), HZ from a jiffies sample (sockload), records taken
+ * from the program's output (sockwalk) and formatted (sockfmt,
+ * sockinfo).  The formatter writes to
  * stdout: capture() puts a file in its place.
  */
 #define _GNU_SOURCE

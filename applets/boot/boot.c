@@ -207,8 +207,10 @@ static int load_ramdisk(struct boot *b, const char *image, struct kit_err *e)
 		applet_name = "rdload";
 		if (!rd_load(&job))
 			exit(0);
+		/* Said as die() says it, stdout's check left out. */
 		kit_note(b->note, "%s", job.err.msg);
-		exit(EXIT_RUNTIME);
+		fflush(stdout);
+		_exit(EXIT_RUNTIME);
 	}
 	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;

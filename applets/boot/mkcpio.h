@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * initrd's mkcpio (boot/): what the parts of the engine initrd.c's
- * mkcpio command calls (boot_mkcpio(), boot.h) share.  Each calls only those below it here:
- * mkcpio.c (the archive, whole), kmod.c (modules and their
- * dependencies), kmodunpack.c (a module file unpacked), cpio.c (the
- * archive and its output file).  Nothing here prints or exits: each
+ * initrd's mkcpio (boot/): what the parts of the engine that initrd.c's
+ * mkcpio command calls (boot_mkcpio(), boot.h) share.  Each calls only
+ * those below it here: mkcpio.c (the archive, whole), kmod.c (modules
+ * and their dependencies), kmodunpack.c (a module file unpacked), cpio.c
+ * (the archive and its output file).  Nothing here prints or exits: each
  * failing function returns -1 (or NULL) with its error in a struct
  * kit_err (core/kit.h), and the applet dies with it.
  */

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * ledshow: what mcled list and get print of the LEDs read (led.h): the
+ * ledshow: what mcled list and get print of the LEDs read (ledclass.h): the
  * list's line, get's table with what each channel is driven at, and
  * both as JSON.
  */

@@ -132,8 +132,9 @@ static int load_failed(struct rd_job *job, struct rd_state *s)
 			 "disksize: %s", s->t.path, strerror(errno));
 	else if (rd_target_remove_new(&s->t))
 		snprintf(reset, sizeof(reset), ", which it created: removed");
-	return kit_fail(&job->err, EXIT_RUNTIME, 0, "%s; %llu bytes written "
-			"to %s%s", s->ld.err.msg,
+	/* The count always fits: the error gives way. */
+	return kit_fail(&job->err, EXIT_RUNTIME, 0, "%.*s; %llu bytes written "
+			"to %s%s", (int)sizeof(job->err.msg) / 4, s->ld.err.msg,
 			(unsigned long long)s->ld.written, s->t.path, reset);
 }
 

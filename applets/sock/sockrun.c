@@ -6,6 +6,7 @@
  * print_row(), which closes its socket (kill), looks up its owners (-p)
  * and formats it.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -24,20 +25,26 @@
 #include "sock/sock.h"
 #include "sock/sockwalk.h"
 
-/* -v: libbpf's lines, each to the applet's note hook. */
+/* -v: libbpf's lines, each to the applet's note hook (a verifier's log
+ * comes in one message of many lines, whole). */
 static void (*libbpf_note)(const char *line);
 
 static int print_libbpf(enum libbpf_print_level level, const char *fmt,
 			va_list ap)
 {
-	char line[1024];
-	int n = vsnprintf(line, sizeof(line), fmt, ap);
-	size_t len = strlen(line);
+	char *text, *line, *next;
+	int n = vasprintf(&text, fmt, ap);
 
 	(void)level;
-	if (len && line[len - 1] == '\n')
-		line[len - 1] = '\0';
-	libbpf_note(line);
+	if (n < 0)
+		return n;
+	for (line = text; *line; line = next) {
+		next = line + strcspn(line, "\n");
+		if (*next)
+			*next++ = '\0';
+		libbpf_note(line);
+	}
+	free(text);
 	return n;
 }
 
