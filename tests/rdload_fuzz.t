@@ -109,7 +109,7 @@ mkcpio_fuzz
 
 fuzz_build rdload_fuzz "$fuzz" -DRDLOAD_SMALL_BUFFERS tests/rdload_fuzz.c \
 	applets/rd/rdfs.c applets/rd/rdio.c applets/rd/rddecode.c \
-	applets/rd/rdimage.c ||
+	applets/rd/rdimage.c applets/core/lib.c ||
 	exit 1
 
 # Seeds: one knob byte (tests/rdload_fuzz.c: read size, target size,
