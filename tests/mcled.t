@@ -180,6 +180,11 @@ expect "set: decimal, 0x hex, leading-0 octal" 0 "43 226 138" \
 expect "set COLOR=V: others keep their intensity" 0 "43 0 255" \
 	sh -c 'KIT_SYSFS="$1" "$2" mcled set red=255 blue=0 && cat "$3"' \
 	sh "$SYS" "$KIT" "$LEDS/multicolor:status/multi_intensity"
+# A boot script may run mcled with stdin closed: the first file it opens
+# is then descriptor 0, which is a file like any other.
+expect "set with stdin closed: fd 0 is a file like any" 0 "7 8 9" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled set 7 8 9 <&- && cat "$3"' \
+	sh "$SYS" "$KIT" "$LEDS/multicolor:status/multi_intensity"
 expect "set #RRGGBB: mapped through multi_index" 0 "43 226 138" \
 	sh -c 'KIT_SYSFS="$1" "$2" mcled set "#8A2BE2" && cat "$3"' \
 	sh "$SYS" "$KIT" "$LEDS/multicolor:status/multi_intensity"
@@ -559,6 +564,9 @@ refuse_exactly "-b 0 with blink" 2 \
 refuse_exactly "blink 0 ms" 2 \
 	"mcled: blink takes ON_MS OFF_MS, each 1 or more milliseconds: 0 100" \
 	mcled -l rgb:status blink 0 100
+refuse_exactly "blink off 0 ms" 2 \
+	"mcled: blink takes ON_MS OFF_MS, each 1 or more milliseconds: 100 0" \
+	mcled -l rgb:status blink 100 0
 refuse_exactly "blink with one time" 2 "mcled: blink takes ON_MS OFF_MS" \
 	mcled -l rgb:status blink 100
 refuse_exactly "steady with an argument" 2 "mcled: steady takes no arguments" \

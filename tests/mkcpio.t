@@ -44,6 +44,13 @@ gzip -9c "$work/img.ext2" >"$work/img.gz"
 mk -o "$work/ref.cpio" "$work/img.gz" ||
 	fail "mkcpio: the reference archive"
 
+# /dev/console as the kernel's own initramfs makes it (init/
+# noinitramfs.c: 0600, 5:1): the console PID 1 opens.
+expect "mkcpio: /dev/console is a character device 5:1, mode 0600" 0 \
+	"crw-------   1 root     root       5,   1" \
+	sh -c 'cpio -itv --quiet <"$1" | sed -n "s| [A-Z][a-z][a-z] .* dev/console\$||p"' \
+	sh "$work/ref.cpio"
+
 # ---- OUT: written as the kind of file it is, never replaced ----
 
 mknod "$o/null" c 1 3
