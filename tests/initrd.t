@@ -377,10 +377,12 @@ ram_boots() {
 		'^ramroot: args=one two$'
 
 	wrapped "$work/big.ext2.zst" "$work/$kn-big"
-	boot big "$work/$kn-big" "root=/dev/ram0 retain_initrd"
+	boot big "$work/$kn-big" "root=/dev/ram0 retain_initrd init=/nosuch"
 	sees big "a 40 MiB image (over the old 16 MiB brd size) loads" \
 		'RAMDISK: Loading 40960KiB \[1 disk\] into ram disk... done'
 	sees big "and boots" '^ramroot: pid=1 root=/dev/ram0$'
+	sees big "an init= that cannot run is said, then the usual ones run" \
+		'initrd: cannot run init=/nosuch: No such file or directory; trying the usual ones$'
 
 	wrapped "$work/start.bin" "$work/$kn-start" 5
 	boot start "$work/$kn-start" "root=/dev/ram0 retain_initrd ramdisk_start=5"
@@ -448,6 +450,14 @@ boots() {
 		'initrd: no kit.shell on the command line; ending as the kernel did: a panic \(panic=N reboots\)'
 	sees noimage "and the kernel panics: panic=-1 reboots" \
 		'Kernel panic - not syncing: Attempted to kill init'
+
+	# No root= at all (noinitrd, so nothing is loaded first): on the
+	# first kernel only, a failure that differs by no kernel.
+	if [ "$kernel_no" = 0 ]; then
+		boot noroot-given "$w" "noinitrd"
+		sees noroot-given "no root=: says how to name the real root" \
+			'initrd: no root= on the kernel command line: name the real root \(root=/dev/vda, UUID=\.\.\., LABEL=\.\.\.\), or root=/dev/ram0 to boot the RAM disk$'
+	fi
 
 	mem=256M boot toobig "$work/$kn-toobig.cpio" "root=/dev/vda kit.shell=/nosuch"
 	sees toobig "an image too big for memory: rdload refuses it" \
