@@ -62,8 +62,8 @@ static int load_modules(const struct boot *b, const char *brd,
 		if (!load_module(path, params ? params : ""))
 			continue;
 		if (n == 3)
-			kit_note(b->note, "module %s: %s (a soft dependency: going "
-				  "on)", name, strerror(errno));
+			kit_note(b->note, "module %s: %s (a soft dependency: "
+				 "going on)", name, strerror(errno));
 		else
 			ret = kit_fail(e, EXIT_RUNTIME, 0, "cannot load module "
 				       "%s: %s; make the cpio with kit initrd "
@@ -136,27 +136,27 @@ static const char *find_image(const struct boot *b, struct kit_err *e)
 
 	if (ret > 0) {
 		unlink("/initrd.image");	/* its memory, given back */
-		kit_note(b->note, "the image follows the cpio in /initrd.image, "
-			  "which the kernel wrote");
+		kit_note(b->note, "the image follows the cpio in "
+			 "/initrd.image, which the kernel wrote");
 		return IMAGE_PATH;
 	}
 	if (!ret && !access("/initrd.image", F_OK)) {
-		kit_note(b->note, "the image is /initrd.image, which the kernel "
-			  "wrote");
+		kit_note(b->note, "the image is /initrd.image, which the "
+			 "kernel wrote");
 		return "/initrd.image";
 	}
 	if (!ret)
 		ret = image_after_cpio("/sys/firmware/initrd", e);
 	if (ret > 0) {
 		kit_note(b->note, "the image follows the cpio in "
-			  "/sys/firmware/initrd");
+			 "/sys/firmware/initrd");
 		return IMAGE_PATH;
 	}
 	if (ret < 0)
 		return NULL;
 	if (!access(IMAGE_PATH, F_OK)) {
 		kit_note(b->note, "the image is the one in the cpio, %s",
-			  IMAGE_PATH);
+			 IMAGE_PATH);
 		return IMAGE_PATH;
 	}
 	if (b->image) {
@@ -356,8 +356,8 @@ static int switch_root(const struct boot *b, const char *dir, char **argv,
 		argv[0] = (char *)inits[i];
 		execv(inits[i], argv);
 		if (i == 0)
-			kit_note(b->note, "cannot run init=%s: %s; trying the usual "
-				  "ones", inits[i], strerror(errno));
+			kit_note(b->note, "cannot run init=%s: %s; trying the "
+				 "usual ones", inits[i], strerror(errno));
 	}
 	return kit_fail(e, EXIT_RUNTIME, 0, "no init in the new root (tried "
 			"init=, /sbin/init, /etc/init, /bin/init, /bin/sh); "
@@ -394,8 +394,8 @@ static int run_linuxrc(const struct boot *b, struct kit_err *e)
 	/* handle_initrd() went on when there was none: nothing checked
 	 * call_usermodehelper_exec(). */
 	if (access("/root/linuxrc", F_OK)) {
-		kit_note(b->note, "the RAM disk has no /linuxrc: going on to the "
-			  "root");
+		kit_note(b->note, "the RAM disk has no /linuxrc: going on to "
+			 "the root");
 		if (mount("/root", "/old", NULL, MS_MOVE, NULL))
 			return kit_fail(e, EXIT_RUNTIME, errno, "cannot move "
 					"the RAM disk to /old");

@@ -22,7 +22,7 @@ static long cmdline_number(const struct boot *b, const char *name,
 
 	if (parse_ulong(value, 0, 0, max, &n)) {
 		kit_note(b->note, "ignoring %s=%s: not a number from 0 to %ld",
-			  name, value, max);
+			 name, value, max);
 		return bad;
 	}
 	return n;
@@ -45,8 +45,8 @@ static bool rootwait_has_timeout(void)
 static void rootwait_timeout(struct boot *b, const char *value)
 {
 	if (!rootwait_has_timeout()) {
-		kit_note(b->note, "ignoring rootwait=%s: a value needs Linux 6.6; "
-			  "give rootwait alone to wait", value);
+		kit_note(b->note, "ignoring rootwait=%s: a value needs Linux "
+			 "6.6; give rootwait alone to wait", value);
 		return;
 	}
 	b->root_wait = cmdline_number(b, "rootwait", value, -1, LONG_MAX);
