@@ -132,28 +132,29 @@ static int image_after_cpio(const char *src, struct kit_err *e)
  */
 static const char *find_image(const struct boot *b, struct kit_err *e)
 {
-	int ret = image_after_cpio("/initrd.image", e);
+	int after = image_after_cpio("/initrd.image", e);
 
-	if (ret > 0) {
+	if (after < 0)
+		return NULL;
+	if (after) {
 		unlink("/initrd.image");	/* its memory, given back */
 		kit_note(b->note, "the image follows the cpio in "
 			 "/initrd.image, which the kernel wrote");
 		return IMAGE_PATH;
 	}
-	if (!ret && !access("/initrd.image", F_OK)) {
+	if (!access("/initrd.image", F_OK)) {
 		kit_note(b->note, "the image is /initrd.image, which the "
 			 "kernel wrote");
 		return "/initrd.image";
 	}
-	if (!ret)
-		ret = image_after_cpio("/sys/firmware/initrd", e);
-	if (ret > 0) {
+	after = image_after_cpio("/sys/firmware/initrd", e);
+	if (after < 0)
+		return NULL;
+	if (after) {
 		kit_note(b->note, "the image follows the cpio in "
 			 "/sys/firmware/initrd");
 		return IMAGE_PATH;
 	}
-	if (ret < 0)
-		return NULL;
 	if (!access(IMAGE_PATH, F_OK)) {
 		kit_note(b->note, "the image is the one in the cpio, %s",
 			 IMAGE_PATH);
@@ -201,7 +202,8 @@ static int load_ramdisk(struct boot *b, const char *image, struct kit_err *e)
 	int status;
 	pid_t pid;
 
-	job.count = image_volumes(b, image, volumes, 38);
+	job.count = image_volumes(b, image, volumes,
+				  sizeof(volumes) / sizeof(volumes[0]));
 	pid = fork();
 	if (pid == 0) {
 		applet_name = "rdload";
