@@ -304,8 +304,7 @@ int led_read_trig(const struct led *led, struct trig *t, const char *want,
 	led_trig_named(t, current < 0 ? "none" : names[current]);
 	for (i = 0; i < TRIG_ATTRS && t->attr[i]; i++)
 		if (led_read_attr(led, t->attr[i], t->text[i],
-				  sizeof(t->text[i]),
-			      e))
+				  sizeof(t->text[i]), e))
 			return -1;
 	return 1;
 }

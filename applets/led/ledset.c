@@ -29,9 +29,9 @@ struct led *led_select(const char *pattern, int *count, struct kit_err *e)
 	}
 	leds = xcalloc(nnames + 1, sizeof(*leds));
 	for (i = 0; i < nnames; i++) {
-		if (!led_is_multicolor(names[i]) && !exact)
-			continue;
 		if (!led_is_multicolor(names[i])) {
+			if (!exact)
+				continue;
 			kit_fail(e, EXIT_RUNTIME, 0, "%s is not a multicolor "
 				 "LED (no multi_index)", pattern);
 			return NULL;

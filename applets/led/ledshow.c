@@ -84,7 +84,8 @@ void led_print_json(FILE *out, const struct led *leds, int n, bool get,
 			leds[i].brightness, leds[i].max_brightness);
 		if (leds[i].has_max_intensity) {
 			fputs(",\"max_intensity\":", out);
-			print_numbers(out, leds[i].max_intensity, leds[i].ncolors);
+			print_numbers(out, leds[i].max_intensity,
+				      leds[i].ncolors);
 		}
 		if (get) {
 			driven_values(&leds[i], closest, value);
