@@ -302,10 +302,10 @@ static int kill_walks(const struct sockiter *it, int link,
 	return 0;
 }
 
+/* loader: the walk's program where the protocol's kill program is not
+ * taken (no bpf_sock_destroy(), -n). */
 static int kill_sockets(struct sockiter *it,
-			const struct sockiter_loader *loader,
-			const struct sockiter_loader *kill_loader,
-			struct kit_err *e)
+			const struct sockiter_loader *loader, struct kit_err *e)
 {
 	const char *env = getenv(KILL_INET_DIAG);
 	bool force_inet_diag = env && *env;
@@ -318,7 +318,7 @@ static int kill_sockets(struct sockiter *it,
 	if (prepare(it, e))
 		return -1;
 	if (!it->dry_run && !force_inet_diag)
-		by_kfunc = !sock_load_prog(it, kill_loader, &prog);
+		by_kfunc = !sock_load_prog(it, it->proto->kill_loader, &prog);
 	if (it->verbose && !it->dry_run)
 		kit_note(it->note, "closing %s", by_kfunc ?
 			 "with bpf_sock_destroy()" : force_inet_diag ?
@@ -332,7 +332,7 @@ static int kill_sockets(struct sockiter *it,
 	      (!it->dry_run && !by_kfunc && sock_kill_check(it->proto, e)) ||
 	      kill_walks(it, link, &prog, by_kfunc, e) ? -1 : 0;
 	close(link);
-	return ret ? -1 : kill_summary(it, prog.kill_state->unlisted);
+	return ret ? ret : kill_summary(it, prog.kill_state->unlisted);
 }
 
 /* Neither pin nor -i: the lean program, where the protocol has one. */
@@ -352,7 +352,7 @@ static int run(struct sockiter *it, struct kit_err *e)
 	int link, ret;
 
 	if (it->kill)
-		return kill_sockets(it, loader, it->proto->kill_loader, e);
+		return kill_sockets(it, loader, e);
 	if (prepare(it, e))
 		return -1;
 	link = sock_load(it, loader, &prog, e);
