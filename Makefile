@@ -348,7 +348,9 @@ INSTALL_SH = set -e; $(if $(findstring ',$(INSTALL_DIRS)),\
 	bin='$(DESTDIR)$(BINDIR)'; itt='$(DESTDIR)$(INITRAMFS_TOOLS_DIR)'; \
 	dracut='$(DESTDIR)$(DRACUT_MODULES_DIR)/90kit'; \
 	man1='$(DESTDIR)$(MANDIR)/man1'; \
-	bindir=$$(printf '%s\n' '$(BINDIR)' | sed 's/[\\&|]/\\&/g'))
+	bindir=$$(printf '%s\n' '$(BINDIR)' | sed 's/[\\&|]/\\&/g'); \
+	left_alone() { echo "kit: $$1 is not kit's: left alone"; }; \
+	kits_page() { head -n 1 "$$1" | grep -qF '$(MAN_MARK)'; })
 
 # kit, its links, and what the initramfs generators run: the hook is
 # told where kit is.  kit(1) and the pages of the applets this kit has,
@@ -361,9 +363,8 @@ install: $(KIT) man
 	"$$bin/kit" --install -s "$$bin"; \
 	for p in kit $$("$$bin/kit" --list); do \
 		f=$$man1/$$p.1; \
-		if { [ -e "$$f" ] || [ -L "$$f" ]; } && \
-		   ! head -n 1 "$$f" | grep -qF '$(MAN_MARK)'; then \
-			echo "kit: $$f is not kit's: left alone"; \
+		if { [ -e "$$f" ] || [ -L "$$f" ]; } && ! kits_page "$$f"; then \
+			left_alone "$$f"; \
 		else \
 			install -m 0644 '$(O)/man/'"$$p.1" "$$f"; \
 		fi; \
@@ -394,7 +395,7 @@ uninstall:
 		   { [ -e "$$bin/kit" ] && [ "$$f" -ef "$$bin/kit" ]; }; then \
 			rm -f "$$f"; \
 		elif [ -e "$$f" ] || [ -L "$$f" ]; then \
-			echo "kit: $$f is not kit's: left alone"; \
+			left_alone "$$f"; \
 		fi; \
 	done; \
 	rm -f "$$bin/kit" "$$itt/hooks/kit"; \
@@ -402,11 +403,10 @@ uninstall:
 	rm -rf "$$dracut"; \
 	for p in kit $(ALL_APPLETS); do \
 		f=$$man1/$$p.1; \
-		if [ -f "$$f" ] && [ ! -L "$$f" ] && \
-		   head -n 1 "$$f" | grep -qF '$(MAN_MARK)'; then \
+		if [ -f "$$f" ] && [ ! -L "$$f" ] && kits_page "$$f"; then \
 			rm -f "$$f"; \
 		elif [ -e "$$f" ] || [ -L "$$f" ]; then \
-			echo "kit: $$f is not kit's: left alone"; \
+			left_alone "$$f"; \
 		fi; \
 	done
 
