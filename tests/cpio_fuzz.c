@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libFuzzer target: initrd's boot_cpio_end() (applets/boot/cpioend.c), where /init
- * finds the image after the initrd's leading newc archives, on any
- * bytes in a memory file.  A crash, a sanitizer report, a hang, or an
- * end that breaks what boot_cpio_end() promises is a bug: the end is 0, the
- * input's size, or a 4-byte boundary inside it, after at least one header
- * (NULs may come first), where no further archive starts after NULs.
+ * libFuzzer target: initrd's boot_cpio_end() (applets/boot/cpioend.c),
+ * where /init finds the image after the initrd's leading newc archives,
+ * on any bytes in a memory file.  A crash, a sanitizer report, a hang,
+ * or an end that breaks what boot_cpio_end() promises is a bug: the end
+ * is 0, the input's size, or a 4-byte boundary inside it, after at least
+ * one header (NULs may come first), where no further archive starts
+ * after NULs.
  *
  *   clang -g -O1 -fsanitize=fuzzer,address,undefined -Iapplets \
  *         tests/cpio_fuzz.c applets/boot/cpioend.c applets/core/lib.c

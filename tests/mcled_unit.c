@@ -103,7 +103,8 @@ static void test_rgb(void)
 	      led_scale_component(255, 255) == 255);
 	check("component scale rounds: 128 of 100 -> 50, 127 -> 50, 1 -> 0",
 	      led_scale_component(128, 100) == 50 &&
-	      led_scale_component(127, 100) == 50 && led_scale_component(1, 100) == 0);
+	      led_scale_component(127, 100) == 50 &&
+	      led_scale_component(1, 100) == 0);
 	check("component scale to max 4095",
 	      led_scale_component(255, 4095) == 4095 &&
 	      led_scale_component(128, 4095) == 2056);

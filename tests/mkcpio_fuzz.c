@@ -30,7 +30,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (!size)
 		return 0;
-	why = boot_unpack_module_data(paths[data[0] & 3], data + 1, size - 1, &u);
+	why = boot_unpack_module_data(paths[data[0] & 3], data + 1, size - 1,
+				      &u);
 	if (!why && (u.size > u.cap || u.size < SELFMAG ||
 		     memcmp(u.data, ELFMAG, SELFMAG)))
 		abort();

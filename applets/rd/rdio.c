@@ -149,7 +149,8 @@ int rd_sum_written(struct load *ld, const unsigned char *p, size_t len)
 			sums = grow(ld->sums, &ld->nsums, i + 1, sizeof(*sums));
 			if (!sums)
 				return rd_fail(ld, "out of memory for --verify");
-			memset(sums + had, 0, (ld->nsums - had) * sizeof(*sums));
+			memset(sums + had, 0,
+			       (ld->nsums - had) * sizeof(*sums));
 			ld->sums = sums;
 		}
 		ld->sums[i] = crc32_z(ld->sums[i], p, span);
