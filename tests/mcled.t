@@ -755,6 +755,9 @@ bad_conf "waiting==" \
 bad_conf "a pattern past 100%" \
 	"1: started=#0000ff pattern 101% 500 0% 500: bad brightness '101%' in the pattern: give 0 to max_brightness, or 0% to 100%" \
 	'started=#0000ff pattern 101%% 500 0%% 500\n'
+bad_conf "a duration that is no number" \
+	"1: started=#0000ff pattern 100% x 0% 500: bad duration 'x' in the pattern: give milliseconds" \
+	'started=#0000ff pattern 100%% x 0%% 500\n'
 bad_conf "a NUL byte" \
 	"2: a NUL byte: is it the LED's configuration, a text file?" \
 	'led=rgb:a\nwaiting=#ffbf00\000 steady\nmounted=#00ff00 steady\n'
