@@ -86,6 +86,32 @@ refuse() {
 
 t_cleanup() { rm -f "$T_OUT" "$T_ERR"; }
 
+# durations: "ON OFF" of a LED's changes on stdin, lines "USEC LEVEL ...":
+# the mean milliseconds it spent on (LEVEL above 0) and off between them,
+# the first and last left out.  The guests' LED logs: vled's
+# (tests/guest/mcled.sh), a board's GPIO lines (tests/guest/ledboard.sh).
+durations() {
+	awk '{ t[NR] = $1; b[NR] = $2 }
+	END {
+		for (i = 2; i < NR; i++) {
+			d = (t[i + 1] - t[i]) / 1000
+			if (b[i] > 0) { on += d; non++ } else { off += d; noff++ }
+		}
+		if (non && noff) printf "%d %d\n", on / non, off / noff
+	}'
+}
+# row COLOR INTENSITY VALUE MAX: a line of mcled get's table, which has a
+# max column where the kernel has per-channel maxima (7.2: maxes=1).
+row() {
+	if [ "$maxes" = 1 ]; then
+		printf '  %-10s %9s %6s %6s\n' "$1" "$2" "$4" "$3"
+	else
+		printf '  %-10s %9s %6s\n' "$1" "$2" "$3"
+	fi
+}
+# within N LOW HIGH: LOW <= N <= HIGH.
+within() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
+
 # The applets, by name, sorted, one a line: the Makefile's list (applets
 # with a KIT_APPLET line), written there once.
 all_applets() {

@@ -209,6 +209,36 @@ expect "set writes all intensities in one write()" 0 \
 	sh -c 'KIT_SYSFS="$1" strace -e trace=write -e signal=none "$2" mcled set 9 8 7 2>&1 >/dev/null | grep -v "^+++" | sed "s/  *= / = /"' \
 	sh "$SYS" "$KIT"
 
+# A LED that is off with no trigger, as a board's comes up: set lights
+# it at max_brightness, after the intensities; -b 0 keeps it off, and a
+# trigger's LED is the trigger's.
+rm -rf "$SYS"
+mkled dark "red green blue" "0 0 0" 0 255
+expect "set lights an off LED (no trigger file): max_brightness" 0 "255
+1 2 3" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled set 1 2 3 && cat "$3/brightness" "$3/multi_intensity"' \
+	sh "$SYS" "$KIT" "$LEDS/dark"
+echo 0 >"$LEDS/dark/brightness"
+echo "[none] timer" >"$LEDS/dark/trigger"
+expect "set lights an off LED, trigger none: intensities, then brightness" 0 \
+	'write(3, "4 5 6\n", 6) = 6
+write(3, "255\n", 4) = 4' \
+	sh -c 'KIT_SYSFS="$1" strace -e trace=write -e signal=none "$2" mcled set 4 5 6 2>&1 >/dev/null | grep -v "^+++" | sed "s/  *= / = /"' \
+	sh "$SYS" "$KIT"
+echo 0 >"$LEDS/dark/brightness"
+expect "set -b 0 keeps an off LED off" 0 "0
+7 8 9" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled -b 0 set 7 8 9 && cat "$3/brightness" "$3/multi_intensity"' \
+	sh "$SYS" "$KIT" "$LEDS/dark"
+echo "none [timer]" >"$LEDS/dark/trigger"
+echo 500 >"$LEDS/dark/delay_on"
+echo 500 >"$LEDS/dark/delay_off"
+expect "set leaves a trigger's LED to the trigger, off now or not" 0 "0
+1 1 1
+none [timer]" \
+	sh -c 'KIT_SYSFS="$1" "$2" mcled set "#010101" && cat "$3/brightness" "$3/multi_intensity" "$3/trigger"' \
+	sh "$SYS" "$KIT" "$LEDS/dark"
+
 tree_many
 expect "set #RRGGBB scales to max_brightness, zeroes white" 0 "100 50 0 0" \
 	sh -c 'KIT_SYSFS="$1" "$2" mcled -l rgbw:light set "#ff8000" && cat "$3"' \
@@ -311,9 +341,15 @@ refuse_exactly "missing LED" 1 \
 refuse_exactly "glob that matches no LED" 1 \
 	"mcled: no LED matches 'nosuch*' in $LEDS" \
 	mcled -l 'nosuch*' get
-refuse_exactly "LED that is not multicolor" 1 \
-	"mcled: input0::capslock is not a multicolor LED (no multi_index)" \
+refuse_exactly "LED that is not multicolor: the multicolor one named" 1 \
+	"mcled: input0::capslock is not a multicolor LED (no multi_index); multicolor: multicolor:status" \
 	mcled -l input0::capslock set 1 2 3
+rm -rf "$SYS"
+mkmono input0::capslock
+refuse_exactly "LED that is not multicolor, no multicolor LED at all" 1 \
+	"mcled: input0::capslock is not a multicolor LED (no multi_index)" \
+	mcled -l input0::capslock get
+tree_one
 refuse_exactly "glob that matches no multicolor LED" 1 \
 	"mcled: no multicolor LED matches 'input*' in $LEDS" \
 	mcled -l 'input*' -b 1
@@ -364,6 +400,9 @@ refuse_exactly "several LEDs, no -l: get" 2 \
 refuse_exactly "several LEDs, no -l: set" 2 \
 	"mcled: 6 multicolor LEDs; choose one with -l NAME (multicolor:status, null:led, rgb:kbd_backlight_1, rgb:kbd_backlight_2, ...)" \
 	mcled set 1 2 3
+refuse_exactly "LED that is not multicolor: four multicolor named, then ..." 1 \
+	"mcled: input0::capslock is not a multicolor LED (no multi_index); multicolor: multicolor:status, null:led, rgb:kbd_backlight_1, rgb:kbd_backlight_2, ..." \
+	mcled -l input0::capslock get
 refuse_exactly "glob: the last LED refuses, none is written" 2 \
 	"mcled: rgbw:light: red=255 is above max_brightness 100" \
 	mcled -l '*' set red=255

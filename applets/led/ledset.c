@@ -15,6 +15,40 @@ const struct action_def led_actions[] = {
 	[ACT_HEARTBEAT] = { "heartbeat", "heartbeat", 0 },
 };
 
+/* Adds name, the i-th of n, to the list of choices a message shows. */
+static void add_choice(char *list, int i, int n, const char *name)
+{
+	if (i >= CHOICES_SHOWN)
+		return;
+	strcat(list, i ? ", " : "");
+	strcat(list, name);
+	if (i == CHOICES_SHOWN - 1 && n > CHOICES_SHOWN)
+		strcat(list, ", ...");
+}
+
+/*
+ * A monochrome LED asked for by name: which LEDs are multicolor, since a
+ * board's red, green and blue LEDs are monochrome when a driver groups
+ * them into one (leds-group-multicolor, which also disables their sysfs).
+ */
+static void refuse_monochrome(const char *name, struct kit_err *e)
+{
+	char list[CHOICES_SHOWN * (NAME_MAX + 2) + 8] = "";
+	int i, n, multicolor = 0, shown = 0;
+	char **names = led_matching_names("*", &n);
+
+	for (i = 0; i < n; i++)
+		multicolor += led_is_multicolor(names[i]);
+	for (i = 0; i < n; i++) {
+		if (led_is_multicolor(names[i]))
+			add_choice(list, shown++, multicolor, names[i]);
+		free(names[i]);
+	}
+	free(names);
+	kit_fail(e, EXIT_RUNTIME, 0, "%s is not a multicolor LED (no "
+		 "multi_index)%s%s", name, *list ? "; multicolor: " : "", list);
+}
+
 struct led *led_select(const char *pattern, int *count, struct kit_err *e)
 {
 	bool exact = pattern && !strpbrk(pattern, "*?[");
@@ -32,8 +66,7 @@ struct led *led_select(const char *pattern, int *count, struct kit_err *e)
 		if (!led_is_multicolor(names[i])) {
 			if (!exact)
 				continue;
-			kit_fail(e, EXIT_RUNTIME, 0, "%s is not a multicolor "
-				 "LED (no multi_index)", pattern);
+			refuse_monochrome(pattern, e);
 			return NULL;
 		}
 		leds[n].name = names[i];
@@ -60,13 +93,10 @@ int led_need_one(const struct led *leds, int n, const char *pattern,
 	if (!n)
 		return kit_fail(e, EXIT_RUNTIME, 0, "no multicolor LED in %s",
 				led_class_dir());
-	for (i = 0; i < n && i < CHOICES_SHOWN; i++) {
-		strcat(names, i ? ", " : "");
-		strcat(names, leds[i].name);
-	}
+	for (i = 0; i < n; i++)
+		add_choice(names, i, n, leds[i].name);
 	return kit_fail(e, EXIT_USAGE, 0, "%d multicolor LEDs; choose one with "
-			"-l NAME (%s%s)", n, names,
-			n > CHOICES_SHOWN ? ", ..." : "");
+			"-l NAME (%s)", n, names);
 }
 
 /* "green blue red", for messages; the text lasts until the next call. */
@@ -146,6 +176,27 @@ static int plan_rgb(struct led *led, const struct request *req,
 	return 0;
 }
 
+/*
+ * Colors set alone on a LED that is off with no trigger light it at
+ * max_brightness: the intensities only weigh the brightness
+ * (led_mc_calc_color_components()), and a board's LED comes up off
+ * (gpio-leds' default-state, leds-group-multicolor's brightness 0).
+ */
+static int plan_light(struct led *led, struct kit_err *e)
+{
+	struct trig now;
+	int has;
+
+	if (led->brightness)
+		return 0;
+	has = led_read_trig(led, &now, NULL, e);
+	if (has < 0)
+		return -1;
+	if (!has || !strcmp(now.name, "none"))
+		led->new_brightness = led->max_brightness;
+	return 0;
+}
+
 /* What set writes to this LED; refused before any write. */
 static int plan_led(struct led *led, const struct request *req,
 		    struct kit_err *e)
@@ -178,7 +229,7 @@ static int plan_led(struct led *led, const struct request *req,
 	}
 	led->new_brightness = -1;
 	if (!req->has_brightness)
-		return 0;
+		return req->action ? 0 : plan_light(led, e);
 	led->new_brightness = led_text_level_of(req->brightness, req->percent,
 					       led->max_brightness);
 	if (led->new_brightness > led->max_brightness)

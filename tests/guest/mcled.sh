@@ -96,15 +96,6 @@ above() {
 	fi
 }
 
-# row COLOR INTENSITY VALUE MAX: a line of get's table, which has a max
-# column where the kernel has per-channel maxima (7.2, below).
-row() {
-	if [ "$maxes" = 1 ]; then
-		printf '  %-10s %9s %6s %6s\n' "$1" "$2" "$4" "$3"
-	else
-		printf '  %-10s %9s %6s\n' "$1" "$2" "$3"
-	fi
-}
 
 # --- The example of Documentation/leds/leds-class-multicolor.rst ---------
 S=$LEDS/multicolor:status
@@ -132,6 +123,8 @@ expect "example: max_brightness" 0 255 cat "$S/max_brightness"
 expect "vled: components start at 0" 0 "green 0 blue 0 red 0" \
 	cat "$COMP/multicolor:status"
 expect "example: mcled set 43 226 138" 0 "" $KIT mcled set 43 226 138
+expect "set lit the LED, off with no trigger, at max_brightness" 0 255 \
+	cat "$S/brightness"
 expect "example: multi_intensity" 0 "43 226 138" cat "$S/multi_intensity"
 expect "example: mcled -b 128" 0 "" $KIT mcled -b 128
 expect "example: brightness" 0 128 cat "$S/brightness"
@@ -360,7 +353,7 @@ fi
 mono=$(cd "$LEDS" && ls -d input*::capslock 2>/dev/null | head -n 1)
 if [ -n "$mono" ] && [ ! -e "$LEDS/$mono/multi_index" ]; then
 	refuse "mcled refuses a monochrome LED" 1 \
-		"^mcled: $mono is not a multicolor LED \(no multi_index\)$" \
+		"^mcled: $mono is not a multicolor LED \(no multi_index\)(; multicolor: [^ ].*)?$" \
 		$KIT mcled -l $mono get
 	bad_param "vled refuses the name of another driver's LED" \
 		"LED $mono exists already" "led=early/red/255,$mono/red/255"
@@ -416,19 +409,6 @@ load led=multicolor:status/green+blue+red/255,second/red+green+blue/255
 # since NAME: the log's lines after its last one now (by their time).
 since() { tail -n 1 "$LOG/$1" | cut -d' ' -f1; }
 after() { awk -v t="$2" '$1 > t' "$LOG/$1"; }
-# durations LINES: "ON OFF", the mean milliseconds the LED spent on and
-# off between the log's changes (the first and last left out).
-durations() {
-	awk '{ t[NR] = $1; b[NR] = $2 }
-	END {
-		for (i = 2; i < NR; i++) {
-			d = (t[i + 1] - t[i]) / 1000
-			if (b[i] > 0) { on += d; non++ } else { off += d; noff++ }
-		}
-		if (non && noff) printf "%d %d\n", on / non, off / noff
-	}'
-}
-within() { [ "$1" -ge "$2" ] && [ "$1" -le "$3" ]; }
 trig_now() { sed -n 's/.*\[\([^]]*\)\].*/\1/p' "$S/trigger"; }
 
 # In the order they registered: a built-in trigger comes first.
