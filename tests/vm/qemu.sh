@@ -135,3 +135,49 @@ bzimage_vmlinux() {
 	dd if="$1" iflag=skip_bytes,count_bytes skip="$offset" count="$length" \
 		status=none | $tool
 }
+
+# kernel_config ROOT KVER: the path of a fetched kernel's .config (Debian
+# 6.x's boot/config-KVER; 7.x's in its modules' directory).
+kernel_config() {
+	local f
+
+	for f in "$1/boot/config-$2" "$1/usr/lib/modules/$2/config"; do
+		[ -f "$f" ] && { echo "$f"; return; }
+	done
+	echo "kernel_config: no .config of $2 in $1" >&2
+	return 1
+}
+
+# qemu_board DIR ROOT KVER: gives the -M virt machine (after qemu_machine
+# and everything it boots with) the rig's board, tests/vm/board.dts: the
+# machine's own device tree, dumped by qemu, with three GPIO LEDs grouped
+# as one.  They sit on gpio-sim where the kernel has it (CONFIG_GPIO_SIM),
+# else on qemu's PL061, found by its compatible.  DIR takes the files.
+# Sets board_lines to gpio-sim or pl061.
+qemu_board() {
+	local dir=$1 config node where
+
+	config=$(kernel_config "$2" "$3") || return 1
+	mkdir -p "$dir"
+	"${qemu[@]}" -machine dumpdtb="$dir/virt.dtb" >/dev/null 2>&1 &&
+		dtc -q -I dtb -O dts -o "$dir/virt.dts" "$dir/virt.dtb" ||
+		{ echo "qemu_board: qemu did not dump its device tree" >&2; return 1; }
+	if grep -q '^CONFIG_GPIO_SIM=[ym]' "$config"; then
+		board_lines=gpio-sim where=-DLED_GPIO_SIM
+	else
+		for node in $(fdtget -l "$dir/virt.dtb" /); do
+			fdtget "$dir/virt.dtb" "/$node" compatible 2>/dev/null |
+				grep -qw 'arm,pl061' && break
+			node=
+		done
+		[ -n "$node" ] ||
+			{ echo "qemu_board: qemu's machine has no PL061" >&2; return 1; }
+		board_lines=pl061 where="-DLED_LINES=&{/$node}"
+	fi
+	cpp -nostdinc -undef -x assembler-with-cpp "$where" \
+		-I "$(echo "$2"/usr/src/linux-headers-*-common/include)" \
+		"$rig_top/tests/vm/board.dts" >"$dir/board.dts" &&
+		dtc -q -i "$dir" -I dts -O dtb -o "$dir/board.dtb" "$dir/board.dts" ||
+		{ echo "qemu_board: tests/vm/board.dts does not build" >&2; return 1; }
+	qemu+=(-dtb "$dir/board.dtb")
+}

@@ -1,0 +1,204 @@
+#!/bin/sh
+# modules: gpio-sim leds-gpio leds-group-multicolor ledtrig-timer ledtrig-pattern ledtrig-heartbeat
+#
+# mcled on the kernel's own multicolor driver, checked on the wire.  The
+# rig's board (tests/vm/board.dts, the -M virt guests') has three GPIO
+# LEDs, red, green and blue, that leds-group-multicolor (6.6) groups into
+# one LED, rgb:status.  Every check reads the three lines' levels
+# (tests/linesample): gpio-sim's sysfs, where the kernel has gpio-sim, else
+# gpiolib's view of qemu's PL061 in debugfs.  The driver sets each line to
+# DIV_ROUND_CLOSEST(brightness * intensity * 1, 1 * 1) (leds_gmc_set();
+# every member's max_brightness is 1, so the group's is 1 too).
+# It runs before mcled.sh (by name), which wants vled's LEDs alone, and
+# unloads the board's drivers at the end.
+. /tests/lib.sh
+
+G=rgb:status
+LEDS=/sys/class/leds
+SAMPLE=/data/ledboard/linesample
+
+# unload: the board's drivers out, their LEDs gone.
+unload() {
+	rmmod leds_group_multicolor leds_gpio gpio_sim 2>/dev/null
+	if ls -d $LEDS/*:indicator $LEDS/$G >/dev/null 2>&1; then
+		fail "unload: the board's LEDs are gone" "$(ls $LEDS)"
+	else
+		pass "unload: the board's LEDs are gone"
+	fi
+}
+
+if [ ! -d /proc/device-tree/multi-led ]; then
+	expect "no board: mcled list shows no multicolor LED" 0 "" $KIT mcled list
+	echo "SKIP: ledboard: no board: it is a device tree's, and x86 boots" \
+		"without one (the arm64 and armhf guests have it)"
+	exit 0
+fi
+missing=
+[ -d /sys/bus/platform/drivers/leds-gpio ] || missing=" CONFIG_LEDS_GPIO"
+[ -d /sys/bus/platform/drivers/leds_group_multicolor ] ||
+	missing="$missing CONFIG_LEDS_GROUP_MULTICOLOR"
+if [ -n "$missing" ]; then
+	expect "no group driver: mcled list shows no multicolor LED" 0 "" \
+		$KIT mcled list
+	echo "SKIP: ledboard: this kernel has no$missing (6.6): no" \
+		"multicolor LED over the board's GPIO LEDs"
+	unload
+	exit 0
+fi
+
+if [ -d /proc/device-tree/gpio-sim ]; then
+	lines=$(echo /sys/devices/platform/gpio-sim/gpiochip*/sim_gpio[012]/value)
+	where="gpio-sim's sysfs"
+else
+	lines="@red:indicator @green:indicator @blue:indicator"
+	where="gpiolib's debugfs view of the PL061"
+fi
+# levels: the three lines now, "R G B".
+levels() { $SAMPLE 0 $lines | cut -d' ' -f3-; }
+# sample SECONDS: the lines' changes (linesample's lines).
+sample() { $SAMPLE "$1" $lines; }
+state() { cat $LEDS/$G/multi_intensity $LEDS/$G/brightness; levels; }
+if [ "$(levels)" = "0 0 0" ]; then
+	pass "board: rgb:status over 3 GPIO LEDs, lines read from $where, all 0"
+else
+	fail "board: rgb:status over 3 GPIO LEDs, lines read from $where, all 0" \
+		"levels: $(levels)" "$(ls $LEDS)"
+fi
+
+# 7.2 (commit 2682d6308654) shows each channel's maximum.
+if [ -e $LEDS/$G/multi_max_intensity ]; then
+	maxes=1 list_max=" max_intensity=1,1,1"
+	json_max=',"max_intensity":[1,1,1]'
+else
+	maxes=0 list_max= json_max=
+fi
+expect "list: the group alone, 3 channels, off, max_brightness 1" 0 \
+	"$G: red=1 green=1 blue=1 brightness=0 max_brightness=1$list_max" \
+	$KIT mcled list
+expect "-j get: the kernel's values" 0 "[
+{\"name\":\"$G\",\"colors\":[\"red\",\"green\",\"blue\"],\"intensity\":[1,1,1],\"brightness\":0,\"max_brightness\":1$json_max,\"rounding\":\"closest\",\"values\":[0,0,0],\"trigger\":\"none\"}
+]" $KIT mcled -j get
+
+# The members: monochrome, and their sysfs the group's.
+refuse "a member is not offered: mcled names the group" 1 \
+	"^mcled: red:indicator is not a multicolor LED \(no multi_index\); multicolor: $G$" \
+	$KIT mcled -l red:indicator set 1
+if sh -c "echo 1 >$LEDS/red:indicator/brightness" 2>/dev/null; then
+	fail "the kernel refuses a write to a member (its sysfs disabled)"
+else
+	pass "the kernel refuses a write to a member (its sysfs disabled)"
+fi
+expect "the member's refused write left the lines at 0" 0 "0 0 0" levels
+
+# --- set lights a LED that is off (README) ------------------------------
+expect "set 1 0 0 on the LED that is off" 0 "" $KIT mcled set 1 0 0
+expect "set lit it: brightness 1, red's line high" 0 "1
+1 0 0" sh -c "cat $LEDS/$G/brightness; $SAMPLE 0 $lines | cut -d' ' -f3-"
+$KIT mcled -b 0 >/dev/null
+expect "-b 0 set 0 1 0: stays off" 0 "0
+0 0 0" sh -c "$KIT mcled -b 0 set 0 1 0 && cat $LEDS/$G/brightness &&
+	$SAMPLE 0 $lines | cut -d' ' -f3-"
+expect "get: the lit LED's values, as the driver computes them" 0 \
+	"$G: brightness 1 of 1, values rounded to closest
+$(row color intensity value max)
+$(row red 1 1 1)
+$(row green 0 0 1)
+$(row blue 1 1 1)
+  trigger none" sh -c "$KIT mcled -b 1 set 1 0 1 >/dev/null && $KIT mcled get"
+
+# --- Every color, three ways, on the wire --------------------------------
+for rgb in "0 0 0" "1 0 0" "0 1 0" "0 0 1" "1 1 0" "1 0 1" "0 1 1" "1 1 1"; do
+	set -- $rgb
+	hex=$(printf '#%02x%02x%02x' $(($1 * 255)) $(($2 * 255)) $(($3 * 255)))
+	expect "set $rgb: lines $rgb" 0 "$rgb" \
+		sh -c "$KIT mcled set $rgb && $SAMPLE 0 $lines | cut -d' ' -f3-"
+	$KIT mcled set 1 1 1 >/dev/null
+	expect "set red=$1 green=$2 blue=$3: lines $rgb" 0 "$rgb" \
+		sh -c "$KIT mcled set red=$1 green=$2 blue=$3 &&
+			$SAMPLE 0 $lines | cut -d' ' -f3-"
+	$KIT mcled set 1 1 1 >/dev/null
+	expect "set $hex: lines $rgb" 0 "$rgb" \
+		sh -c "$KIT mcled set '$hex' && $SAMPLE 0 $lines | cut -d' ' -f3-"
+done
+expect "-b 0: all three lines off" 0 "0 0 0" \
+	sh -c "$KIT mcled -b 0 && $SAMPLE 0 $lines | cut -d' ' -f3-"
+expect "-b 1: the color back" 0 "1 1 1" \
+	sh -c "$KIT mcled -b 1 && $SAMPLE 0 $lines | cut -d' ' -f3-"
+# #RRGGBB on a 1-bit channel: component * 1 / 255 rounded to closest
+# (README): 0x7f is 0, 0x80 is 1.
+for row in "#7f7f7f 0 0 0" "#808080 1 1 1" "#7f80ff 0 1 1" "#ff7f80 1 0 1"; do
+	set -- $row
+	expect "set $1 on 1-bit channels: intensities and lines $2 $3 $4" 0 \
+		"$2 $3 $4
+$2 $3 $4" sh -c "$KIT mcled set '$1' && cat $LEDS/$G/multi_intensity &&
+		$SAMPLE 0 $lines | cut -d' ' -f3-"
+done
+
+# --- Triggers move the lines ------------------------------------------
+# only COLOR: every sample the lines show while lit is COLOR ("R G B").
+only() { awk -v c="$1" '$2 > 0 && $3 " " $4 " " $5 != c { bad++ } END { exit bad > 0 }'; }
+$KIT mcled set 1 0 1 >/dev/null
+expect "blink 100 300 on magenta" 0 "" $KIT mcled blink 100 300
+got=$(sample 2)
+on_off=$(echo "$got" | durations)
+if within "${on_off% *}" 80 200 && within "${on_off#* }" 260 450 &&
+	echo "$got" | only "1 0 1"; then
+	pass "blink: the lines on 100 ms, off 300 ms, red and blue ($on_off)"
+else
+	fail "blink: the lines on 100 ms, off 300 ms, red and blue" \
+		"on/off: $on_off" "$(echo "$got" | head -12)"
+fi
+expect "pattern 100% 200 100% 0 0 200 0 0 on green" 0 "" \
+	$KIT mcled set 0 1 0 pattern '100% 200 100% 0 0 200 0 0'
+got=$(sample 2)
+on_off=$(echo "$got" | durations)
+if within "${on_off% *}" 160 300 && within "${on_off#* }" 160 300 &&
+	echo "$got" | only "0 1 0"; then
+	pass "pattern: green on 200 ms, off 200 ms ($on_off)"
+else
+	fail "pattern: green on 200 ms, off 200 ms" "on/off: $on_off" \
+		"$(echo "$got" | head -12)"
+fi
+expect "heartbeat on blue" 0 "" $KIT mcled set 0 0 1 heartbeat
+got=$(sample 3)
+beats=$(echo "$got" | awk 'NR > 1 && $2 > 0' | wc -l)
+if [ "$beats" -ge 2 ] && echo "$got" | only "0 0 1"; then
+	pass "heartbeat: blue beats ($beats in 3 s)"
+else
+	fail "heartbeat: blue beats" "$(echo "$got" | head -12)"
+fi
+expect "steady on red+green" 0 "" $KIT mcled set 1 1 0 steady
+expect "steady: the lines stay 1 1 0 for a second" 0 "0 2 1 1 0" \
+	sh -c "$SAMPLE 1 $lines | sed 's/^[0-9]* //; s/^/0 /'"
+
+# --- The boot-status LED's stages on a 1-bit LED (README) ----------------
+expect "stage waiting (#ffbf00): amber is red and green, steady" 0 \
+	"0 2 1 1 0" sh -c "$KIT mcled stage waiting &&
+		$SAMPLE 1 $lines | sed 's/^[0-9]* //; s/^/0 /'"
+expect "stage mounted (#00ff00): green, steady" 0 "0 1 0 1 0" \
+	sh -c "$KIT mcled stage mounted &&
+		$SAMPLE 1 $lines | sed 's/^[0-9]* //; s/^/0 /'"
+$KIT mcled stage failed
+got=$(sample 2)
+on_off=$(echo "$got" | durations)
+if within "${on_off% *}" 60 180 && within "${on_off#* }" 60 180 &&
+	echo "$got" | only "1 0 0"; then
+	pass "stage failed: red blinks, 100 ms on and off ($on_off)"
+else
+	fail "stage failed: red blinks, 100 ms on and off" "on/off: $on_off" \
+		"$(echo "$got" | head -12)"
+fi
+$KIT mcled stage started
+got=$(sample 3)
+on_off=$(echo "$got" | durations)
+# Its fade's ten 50 ms steps each wait for a timer tick: about 600 ms.
+if within "${on_off% *}" 350 800 && within "${on_off#* }" 350 800 &&
+	echo "$got" | only "0 0 1"; then
+	pass "stage started: blue, 500 ms on and off, a 1-bit fade ($on_off)"
+else
+	fail "stage started: blue, 500 ms on and off, a 1-bit fade" \
+		"on/off: $on_off" "$(echo "$got" | head -12)"
+fi
+
+$KIT mcled steady >/dev/null
+unload
