@@ -20,7 +20,8 @@ say() {
 wire() { echo $(cat $lines); }
 
 # step WORDS... -- R G B: runs kit WORDS, shows mcled get and the lines,
-# and checks that the lines are R G B.
+# and checks that the lines are R G B.  The lines follow a write from a
+# workqueue (the LEDs' GPIOs can sleep): they get a second to.
 step() {
 	words=
 	while [ "$1" != -- ]; do words="$words $1"; shift; done
@@ -28,6 +29,11 @@ step() {
 	echo
 	echo "\$ kit$words"
 	kit $words
+	i=0
+	while [ "$(wire)" != "$*" ] && [ $i -lt 20 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
 	kit mcled get |
 		awk '$1 ~ /^(red|green|blue)$/ { print "  mcled get:", $1, $NF }'
 	echo "  the wire (gpio-sim): red green blue = $(wire)"
