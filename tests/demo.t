@@ -1,12 +1,27 @@
 #!/bin/bash
 # make run's demo (tests/vm/run-demo) as a user sees it: on Debian 12's
-# 6.1, amd64's and arm64's (make run ARCH=arm64), and the old initrd's
-# on 7.3 of each, every step passes (its PASS lines count here) and it
+# 6.1, amd64's and arm64's (make run ARCH=arm64), arm64's board of GPIO
+# LEDs and the old initrd's on 7.3 of each, every step passes (its PASS lines count here) and it
 # exits 0; with a kit that has no tcpiter,
 # that step fails and the demo exits 1.
 . "$TESTS/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; t_cleanup' EXIT
+
+# steps WHAT KERNEL PREFIX STEP...: each "PASS: [KERNEL] PREFIX: STEP"
+# line is in the demo's output (the check "WHAT 'STEP' passes").
+steps() {
+	local what=$1 k=$2 prefix=$3 step
+
+	shift 3
+	for step; do
+		if grep -qF "PASS: [$k] $prefix: $step" "$tmp/out"; then
+			pass "$what '$step' passes"
+		else
+			fail "$what '$step' passes" "$(tail -20 "$tmp/out")"
+		fi
+	done
+}
 
 # demo KERNEL [ARCH]: make run's demo for ARCH (make run ARCH=arm64)
 # shows each applet's step passing on KERNEL, and exits 0.
@@ -16,18 +31,12 @@ demo() {
 	tests/vm/run-demo >"$tmp/out" 2>&1
 	status=$?
 	grep -E '^(PASS|FAIL|SKIP): ' "$tmp/out"
-	for step in "kit mcled get shows the kernel's" \
+	steps "$what: the step" "$k" demo "kit mcled get shows the kernel's" \
 		"stage waiting: steady amber" "stage mounted: steady green" \
 		"stage failed: fast red" \
 		"tcpiter --sport 8080 shows the rows of /proc/net" \
 		"udpiter --sport 67 shows the rows of /proc/net" \
-		"the files read back from /dev/ram0 are the image's"; do
-		if grep -q "^PASS: \[$k\] demo: $step" "$tmp/out"; then
-			pass "$what: the step '$step' passes"
-		else
-			fail "$what: the step '$step' passes" "$(tail -20 "$tmp/out")"
-		fi
-	done
+		"the files read back from /dev/ram0 are the image's"
 	if [ "$status" -eq 0 ]; then
 		pass "$what: exits 0"
 	else
@@ -37,20 +46,19 @@ demo() {
 # old_initrd KERNEL [ARCH]: then the old initrd's steps on KERNEL, 7.3
 # of the same architecture.
 old_initrd() {
-	local k=$1 what="make run${2:+ ARCH=$2}: $1"
-
-	for step in "the kernel alone cannot boot the old image" \
-		"kit as /init boots the old image"; do
-		if grep -q "^PASS: \[$k\] demo: $step" "$tmp/out"; then
-			pass "$what: $step"
-		else
-			fail "$what: $step" "$(tail -20 "$tmp/out")"
-		fi
-	done
+	steps "make run${2:+ ARCH=$2}: $1" "$1" demo \
+		"the kernel alone cannot boot the old image" \
+		"kit as /init boots the old image"
 }
 demo 6.1
 old_initrd 7.3
 HOST_KIT=$KIT KIT=$KIT_ARM64 DEMO_ARCH=arm64 demo arm64/6.1 arm64
+# make run ARCH=arm64's board: the grouped GPIO LED on arm64's 7.3, each
+# step checked on its lines (tests/vm/demo-board.sh).
+steps "make run ARCH=arm64: the board on arm64/7.3" arm64/7.3 "board demo" \
+	"mcled set 1 0 0: lines 1 0 0" "mcled set #ffbf00: lines 1 1 0" \
+	"mcled set blue=1 red=0 green=0: lines 0 0 1" \
+	"mcled -b 0: lines 0 0 0" "blink moves red and blue together"
 old_initrd arm64/7.3 arm64
 
 # A step that fails: the same demo with a kit built without tcpiter.  Its
