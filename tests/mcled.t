@@ -230,6 +230,12 @@ expect "set -b 0 keeps an off LED off" 0 "0
 7 8 9" \
 	sh -c 'KIT_SYSFS="$1" "$2" mcled -b 0 set 7 8 9 && cat "$3/brightness" "$3/multi_intensity"' \
 	sh "$SYS" "$KIT" "$LEDS/dark"
+rm "$LEDS/dark/trigger"
+mkdir "$LEDS/dark/trigger"
+refuse_exactly "set on an off LED whose trigger cannot be read: refused" 1 \
+	"mcled: cannot read $LEDS/dark/trigger: Is a directory" \
+	mcled set 1 1 1
+rmdir "$LEDS/dark/trigger"
 echo "none [timer]" >"$LEDS/dark/trigger"
 echo 500 >"$LEDS/dark/delay_on"
 echo 500 >"$LEDS/dark/delay_off"
@@ -348,6 +354,25 @@ rm -rf "$SYS"
 mkmono input0::capslock
 refuse_exactly "LED that is not multicolor, no multicolor LED at all" 1 \
 	"mcled: input0::capslock is not a multicolor LED (no multi_index)" \
+	mcled -l input0::capslock get
+# The lists of names: the first LED by name is multicolor; 2, 4 and 5 of
+# them (CHOICES_SHOWN is 4: ", ..." from 5).
+mkled a:1 "red" "1" 1 1
+mkled b:2 "red" "1" 1 1
+refuse_exactly "two multicolor LEDs, no -l: both named" 2 \
+	"mcled: 2 multicolor LEDs; choose one with -l NAME (a:1, b:2)" \
+	mcled get
+mkled c:3 "red" "1" 1 1
+mkled d:4 "red" "1" 1 1
+refuse_exactly "LED that is not multicolor: 4 multicolor, all named" 1 \
+	"mcled: input0::capslock is not a multicolor LED (no multi_index); multicolor: a:1, b:2, c:3, d:4" \
+	mcled -l input0::capslock get
+refuse_exactly "four multicolor LEDs, no -l: all named" 2 \
+	"mcled: 4 multicolor LEDs; choose one with -l NAME (a:1, b:2, c:3, d:4)" \
+	mcled get
+mkled e:5 "red" "1" 1 1
+refuse_exactly "LED that is not multicolor: 5 multicolor, 4 named and ..." 1 \
+	"mcled: input0::capslock is not a multicolor LED (no multi_index); multicolor: a:1, b:2, c:3, d:4, ..." \
 	mcled -l input0::capslock get
 tree_one
 refuse_exactly "glob that matches no multicolor LED" 1 \
