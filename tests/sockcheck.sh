@@ -478,6 +478,7 @@ name_netns() {
 }
 
 unname_netns() {
+	[ -n "$1" ] || return 0		# a zoo that never started
 	umount "/run/netns/$1" 2>/dev/null
 	rm -f "/run/netns/$1"
 }

@@ -36,10 +36,15 @@ socktest_cleanup() {
 }
 trap socktest_cleanup EXIT
 
-# sockzoo, static as the VM guests need it, built when older than its source.
+# sockzoo, static as the VM guests need it, built when older than its
+# source.  tcpiter.t and udpiter.t run side by side and may both build it:
+# each writes a file of its own and renames it into place, so that
+# neither runs a sockzoo the other is writing ("Text file busy").
 build_sockzoo() {
 	[ "$SOCKZOO" -nt "$TESTS/sockzoo.c" ] && return 0
-	mkdir -p "$O" && cc -static -O2 -Wall -o "$SOCKZOO" "$TESTS/sockzoo.c"
+	mkdir -p "$O" &&
+		cc -static -O2 -Wall -o "$SOCKZOO.$$" "$TESTS/sockzoo.c" &&
+		mv -f "$SOCKZOO.$$" "$SOCKZOO"
 }
 
 # The zoo in a new network namespace, also known by the name $NSNAME.
