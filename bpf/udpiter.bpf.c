@@ -25,15 +25,22 @@ static const char header6[] = PROC_UDP_HEADER6;
  * udp_hashfn().  The per-netns table came with 6.2 (commit 9804985bf27f,
  * "udp: Introduce optional per-netns hash table."), before that.
  */
-static __u32 slot(const struct bpf_iter__udp *ctx, const struct sock *sk)
+static __u32 slot(const struct bpf_iter__udp *ctx, const struct sock *sk,
+		  struct session *s)
 {
 	const struct net *net;
 
 	if (!bpf_core_type_exists(struct bpf_udp_iter_state))
 		return ctx->bucket;
-	net = BPF_CORE_READ(sk, __sk_common.skc_net.net);
-	return (sk->__sk_common.skc_num + BPF_CORE_READ(net, hash_mix)) &
-	       BPF_CORE_READ(net, ipv4.udp_table, mask);
+	/* A walk shows its netns's sockets only (seq_sk_match()): its hash
+	 * is read once. */
+	if (!s->udp_hash_known) {
+		net = BPF_CORE_READ(sk, __sk_common.skc_net.net);
+		s->udp_hash_mix = BPF_CORE_READ(net, hash_mix);
+		s->udp_mask = BPF_CORE_READ(net, ipv4.udp_table, mask);
+		s->udp_hash_known = 1;
+	}
+	return (sk->__sk_common.skc_num + s->udp_hash_mix) & s->udp_mask;
 }
 
 /* sk_drops_read(): 6.18 counts UDP drops per NUMA node, apart (commit
@@ -50,14 +57,16 @@ static __u32 drops(const struct sock *sk)
 	       BPF_CORE_READ(ndc, drops1.counter);
 }
 
+/* s: NULL when counting, which shows no slot */
 static void read_udp(struct sock_rec *r, const struct bpf_iter__udp *ctx,
-		     struct udp_sock *up)
+		     struct udp_sock *up, struct session *s)
 {
 	struct sock *sk = &up->inet.sk;
 	__u32 refs = sk->__sk_common.skc_refcnt.refs.counter;
 
 	r->kind = SOCK_KIND_FULL;
-	r->sl = slot(ctx, sk);
+	if (s)
+		r->sl = slot(ctx, sk, s);
 	r->state = sk->__sk_common.skc_state;
 	r->uid = ctx->uid;
 	read_addrs(r, &sk->__sk_common);
@@ -101,7 +110,7 @@ int udp_iter(struct bpf_iter__udp *ctx)
 		   SOCK_FAMILY_V6 : SOCK_FAMILY_V4;
 	if (!(config.filter.families & (1 << r.family)))
 		return 0;
-	read_udp(&r, ctx, up);
+	read_udp(&r, ctx, up, s);
 	if (!ports_match(r.sport, r.dport, r.uid) || !rec_match(&r))
 		return 0;
 
