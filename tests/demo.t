@@ -1,9 +1,9 @@
 #!/bin/bash
 # make run's demo (tests/vm/run-demo) as a user sees it: on Debian 12's
 # 6.1, amd64's and arm64's (make run ARCH=arm64), arm64's board of GPIO
-# LEDs and the old initrd's on 7.3 of each, every step passes (its PASS lines count here) and it
-# exits 0; with a kit that has no tcpiter,
-# that step fails and the demo exits 1.
+# LEDs and the old initrd's on 7.3 of each, every step passes (its PASS
+# lines count here) and it exits 0; with a kit that has no tcpiter, that
+# step fails and the demo exits 1.
 . "$TESTS/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; t_cleanup' EXIT

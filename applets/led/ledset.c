@@ -34,14 +34,18 @@ static void add_choice(char *list, int i, int n, const char *name)
 static void refuse_monochrome(const char *name, struct kit_err *e)
 {
 	char list[CHOICES_SHOWN * (NAME_MAX + 2) + 8] = "";
-	int i, n, multicolor = 0, shown = 0;
+	int i, n, multicolor = 0;
 	char **names = led_matching_names("*", &n);
 
-	for (i = 0; i < n; i++)
-		multicolor += led_is_multicolor(names[i]);
+	/* the multicolor names first, each LED asked once */
 	for (i = 0; i < n; i++) {
 		if (led_is_multicolor(names[i]))
-			add_choice(list, shown++, multicolor, names[i]);
+			names[multicolor++] = names[i];
+		else
+			free(names[i]);
+	}
+	for (i = 0; i < multicolor; i++) {
+		add_choice(list, i, multicolor, names[i]);
 		free(names[i]);
 	}
 	free(names);

@@ -153,7 +153,6 @@ kernel_config() {
 # machine's own device tree, dumped by qemu, with three GPIO LEDs grouped
 # as one.  They sit on gpio-sim where the kernel has it (CONFIG_GPIO_SIM),
 # else on qemu's PL061, found by its compatible.  DIR takes the files.
-# Sets board_lines to gpio-sim or pl061.
 qemu_board() {
 	local dir=$1 config node where
 
@@ -163,7 +162,7 @@ qemu_board() {
 		dtc -q -I dtb -O dts -o "$dir/virt.dts" "$dir/virt.dtb" ||
 		{ echo "qemu_board: qemu did not dump its device tree" >&2; return 1; }
 	if grep -q '^CONFIG_GPIO_SIM=[ym]' "$config"; then
-		board_lines=gpio-sim where=-DLED_GPIO_SIM
+		where=-DLED_GPIO_SIM
 	else
 		for node in $(fdtget -l "$dir/virt.dtb" /); do
 			fdtget "$dir/virt.dtb" "/$node" compatible 2>/dev/null |
@@ -172,7 +171,7 @@ qemu_board() {
 		done
 		[ -n "$node" ] ||
 			{ echo "qemu_board: qemu's machine has no PL061" >&2; return 1; }
-		board_lines=pl061 where="-DLED_LINES=&{/$node}"
+		where="-DLED_LINES=&{/$node}"
 	fi
 	cpp -nostdinc -undef -x assembler-with-cpp "$where" \
 		-I "$(echo "$2"/usr/src/linux-headers-*-common/include)" \
