@@ -547,18 +547,26 @@ victims_table() {
 		sort
 }
 
-# victims_see NAME "WANT"...: what the owner of each victim sees, from
-# the holder's report, has every line WANT.
-victims_see() {
-	local name=$1 i=0 want missing=
+# victims_report SIGNAL: the holder's report, once it has written it
+# after SIGNAL: USR1, or USR2 to make a TIME_WAIT socket on 5030 first.
+victims_report() {
+	local i=0
 
-	shift
 	rm -f "$W/report"
-	kill -USR1 "$VICTIMS"
+	kill -"$1" "$VICTIMS"
 	while [ ! -s "$W/report" ] && [ $i -lt 50 ]; do
 		sleep 0.1
 		i=$((i + 1))
 	done
+}
+
+# victims_see NAME "WANT"...: what the owner of each victim sees, from
+# the holder's report, has every line WANT.
+victims_see() {
+	local name=$1 want missing=
+
+	shift
+	victims_report USR1
 	for want in "$@"; do
 		grep -qx "$want" "$W/report" || missing="$missing, $want"
 	done
@@ -569,6 +577,7 @@ victims_see() {
 		pass "$name"
 	fi
 }
+
 
 # kill_case "ARGS" N AFTER: kill ARGS closes N sockets, lists them
 # (header, N rows, each with its line of internals with -i) and counts
@@ -723,6 +732,8 @@ would close 2 sockets" \
 		# 5.10's tcp_abort() refuses TIME_WAIT sockets; 6.1's takes
 		# them (6.0, commit af9784d007d8, "tcp: diag: add support for
 		# TIME_WAIT sockets to tcp_abort()")
+		# A TIME_WAIT socket lives 60 s: the holder makes one now.
+		victims_report USR2
 		if uname -r | awk -F. '{ exit !($1 < 6) }'; then
 			kill_refused "-s time-wait" "TIME-WAIT .*: this kernel's tcp_abort\\(\\) does not close TIME_WAIT sockets"
 		else

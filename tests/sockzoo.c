@@ -12,7 +12,8 @@
  *   sockzoo victims REPORT    sockets for kill to close (ports 5030-5035);
  *                             on SIGUSR1 the holder writes to REPORT what
  *                             their owner sees of each ("NAME open",
- *                             "NAME ECONNABORTED", ...)
+ *                             "NAME ECONNABORTED", ...); on SIGUSR2 it
+ *                             makes a TIME_WAIT socket on 5030 first
  *   sockzoo threads           sockets held by threads (ports 5040, 5041):
  *                             see build_threads()
  *
@@ -612,7 +613,7 @@ static struct victim {
 } victims[16];
 static int n_victims;
 static const char *victims_report;
-static volatile sig_atomic_t report_wanted;
+static volatile sig_atomic_t report_wanted, time_wait_wanted;
 
 static void victim(const char *name, int fd, bool listener)
 {
@@ -695,8 +696,8 @@ static void request_socket(const char *ip, int port)
 }
 
 /*
- * TCP: two IPv4 pairs on listener4 (5030) and a TIME_WAIT socket there,
- * an IPv6 pair on listener6 (5031), a SO_REUSEPORT group of listeners on
+ * TCP: two IPv4 pairs on listener4 (5030), an IPv6 pair on listener6
+ * (5031), a SO_REUSEPORT group of listeners on
  * 5034, a request socket on 5035; UDP: udp_bound on 5032, udp_connected
  * on 5033 and UDP_CLIENTS more connected to it, and one bound on ::1 5036
  * (kill -6 has a socket to select); a TCP listener and a UDP socket of
@@ -714,7 +715,6 @@ static void build_victims(void)
 	victim_pair(l4, "127.0.0.1", VICTIMS_PORT, "client4a", "server4a");
 	victim_pair(l4, "127.0.0.1", VICTIMS_PORT, "client4b", "server4b");
 	victim_pair(l6, "::1", VICTIMS_PORT + 1, "client6", "server6");
-	time_wait(l4, "127.0.0.1", VICTIMS_PORT);
 	reuseport_group("127.0.0.1", VICTIMS_PORT + 4);
 	request_socket("127.0.0.1", VICTIMS_PORT + 5);
 	if (connect_to(uc, "127.0.0.1", VICTIMS_PORT + 2))
@@ -813,6 +813,15 @@ static void write_report(void)
 static void on_usr1(int sig)
 {
 	(void)sig;
+	report_wanted = 1;
+}
+
+/* A TIME_WAIT socket lives 60 s (TCP_TIMEWAIT_LEN): one made with the
+ * others would be gone by the time a slow guest's check reaches it. */
+static void on_usr2(int sig)
+{
+	(void)sig;
+	time_wait_wanted = 1;
 	report_wanted = 1;
 }
 
@@ -927,10 +936,15 @@ static int hold(const char *what, long count, long port)
 	hush();
 	alarm(HOLD_SECONDS);
 	signal(SIGUSR1, on_usr1);
+	if (n_victims)
+		signal(SIGUSR2, on_usr2);
 	for (;;) {
 		pause();
+		if (time_wait_wanted)	/* on listener4 */
+			time_wait(victims[0].fd, "127.0.0.1", VICTIMS_PORT);
 		if (report_wanted)
 			write_report();
+		time_wait_wanted = 0;
 		report_wanted = 0;
 	}
 }
