@@ -24,7 +24,7 @@ ITT_STAGES := init-top local-top init-bottom panic
 ITT_SOURCE := applets/integration/initramfs-tools
 KDIR ?= /lib/modules/$(shell uname -r)/build
 
-# ARCH: the target, by the kernel's name for it (x86, arm64, arm), as
+# ARCH: the target, by the kernel's name for it (x86, arm64, arm, riscv), as
 # `make modules ARCH=` takes it; by default the machine's own.  Another
 # ARCH cross-builds with Debian's cross compiler against SYSROOT, the
 # target's headers and static libraries: by default kit's own, made
@@ -32,17 +32,21 @@ KDIR ?= /lib/modules/$(shell uname -r)/build
 # (tests/sysroot, on first use), outside the host's dpkg; a Buildroot
 # staging directory or a Yocto SDK's sysroot is given as SYSROOT=DIR.
 HOST_ARCH := $(shell uname -m | sed -e 's/x86_64/x86/' -e 's/aarch64/arm64/' \
-	     -e 's/arm.*/arm/')
+	     -e 's/arm.*/arm/' -e 's/riscv64/riscv/')
 ARCH ?= $(HOST_ARCH)
 override ARCH := $(patsubst x86_64,x86,$(ARCH))
 TRIPLET_x86 := x86_64-linux-gnu
 TRIPLET_arm64 := aarch64-linux-gnu
 TRIPLET_arm := arm-linux-gnueabihf
+TRIPLET_riscv := riscv64-linux-gnu
 DEB_ARCH_x86 := amd64
 DEB_ARCH_arm64 := arm64
 DEB_ARCH_arm := armhf
+DEB_ARCH_riscv := riscv64
+# The architectures the tests cross-build a kit for (make cross-kits).
+CROSS_ARCHES := arm64 arm riscv
 ifeq ($(TRIPLET_$(ARCH)),)
-$(error ARCH=$(ARCH): kit builds for x86, arm64 and arm)
+$(error ARCH=$(ARCH): kit builds for x86, arm64, arm and riscv)
 endif
 ifneq ($(ARCH),$(HOST_ARCH))
 CROSS_COMPILE ?= $(TRIPLET_$(ARCH))-
@@ -51,7 +55,10 @@ CROSS_DIR := /$(ARCH)
 SYSROOT ?= $(eval SYSROOT := $(shell tests/sysroot \
 	$(DEB_ARCH_$(ARCH))))$(SYSROOT)
 endif
-SYSROOT_FLAGS = $(if $(SYSROOT),--sysroot=$(SYSROOT))
+# The release's own linker, where tests/sysroot had to bring it
+# (SYSROOT/.host-ld: the host's cannot link the sysroot's libraries).
+SYSROOT_FLAGS = $(if $(SYSROOT),--sysroot=$(SYSROOT) \
+	$(addprefix -B,$(wildcard $(SYSROOT)/.host-ld/)))
 # Debian 13's libelf.a (elfutils 0.192) does not link statically: it
 # calls eu_search_tree_init(), whose object (lib/eu-search.o) it lacks.
 # Where the host's libelf does not link so, a native build takes its
@@ -152,7 +159,7 @@ endif
 
 .DELETE_ON_ERROR:
 .PHONY: all deps check test unit install uninstall modules modules_clean \
-	run vm-shell vmtest bench clean help kit-arm64 kit-arm cross-kits \
+	run vm-shell vmtest bench clean help $(CROSS_ARCHES:%=kit-%) cross-kits \
 	man FORCE
 
 all: $(KIT) man
@@ -309,15 +316,18 @@ unit: $(patsubst %,$(O)/%,$(UNITS))
 deps:
 	$(Q)tests/deps
 
-# The kits of the VM tests' arm64 and armhf guests (tests/vm/run's
-# KIT_ARM64 and KIT_ARM), each cross-built in a directory of its own.
+# The kits of the VM tests' arm64, armhf and riscv64 guests (tests/vm/run's
+# KIT_ARM64, KIT_ARM and KIT_RISCV64), each cross-built in a directory of
+# its own.
 KIT_ARM64 := $(O)/arm64/kit
 KIT_ARM := $(O)/arm/kit
-kit-arm64 kit-arm: kit-%:
+KIT_RISCV64 := $(O)/riscv/kit
+$(CROSS_ARCHES:%=kit-%): kit-%:
 	$(Q)$(MAKE) --no-print-directory ARCH=$* O=$(O)/$* KIT=$(O)/$*/kit all
 
 TEST_ENV = KIT=$(abspath $(KIT)) KIT_ARM64=$(abspath $(KIT_ARM64)) \
-	   KIT_ARM=$(abspath $(KIT_ARM)) O=$(abspath $(O))
+	   KIT_ARM=$(abspath $(KIT_ARM)) KIT_RISCV64=$(abspath $(KIT_RISCV64)) \
+	   O=$(abspath $(O))
 
 # The README's test command: install what is missing, build, test all.
 # An architecture whose kit cannot be built (its sysroot or compiler not
@@ -333,7 +343,7 @@ test: all unit
 	$(Q)$(TEST_ENV) tests/run $(T)
 
 cross-kits:
-	$(Q)for a in arm64 arm; do \
+	$(Q)for a in $(CROSS_ARCHES); do \
 		$(MAKE) --no-print-directory kit-$$a || { rm -f $(O)/$$a/kit; \
 		echo "kit: ARCH=$$a not built (above): its tests fail" >&2; }; \
 	done
@@ -433,7 +443,7 @@ run: deps
 # A shell in the VM, with kit and the module: make vm-shell K=6.12
 K ?= 6.1
 vm-shell: deps
-	$(Q)$(MAKE) --no-print-directory all kit-arm64 kit-arm
+	$(Q)$(MAKE) --no-print-directory all cross-kits
 	$(Q)$(TEST_ENV) tests/vm/run -i -k $(K)
 
 vmtest: all
@@ -453,7 +463,7 @@ help:
 	@echo 'make test T=..  build and run the tests named (tests/run T...)'
 	@echo 'make modules    build kernel/ for KDIR (default: the running kernel)'
 	@echo 'make run        boot a Debian kernel in qemu: the five applets at work'
-	@echo 'make vm-shell   a shell in that VM (K=6.12, arm64/7.3, armhf/6.1...: the'
+	@echo 'make vm-shell   a shell in that VM (K=6.12, arm64/7.3, riscv64/7.2...: the'
 	@echo '                kernels of tests/vm/run -k; default 6.1)'
 	@echo 'make bench B=.. benchmarks: tests/bench/run B...'
 	@echo 'make man        the man pages, from README, into $$(O)/man'

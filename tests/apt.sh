@@ -59,6 +59,15 @@ release_apt() {
 	private_apt "$cache/apt-$1-$debarch" "$arches" "$@"
 }
 
+# depends PACKAGE: the "Depends:" of its candidate (with apt's options
+# in apt), one package name a line (first of alternatives, versions
+# dropped).
+depends() {
+	apt-cache "${apt[@]}" show --no-all-versions "$1" 2>/dev/null |
+		sed -n 's/^Depends: //p' | tr ',' '\n' |
+		sed 's/|.*//; s/(.*)//; s/ //g'
+}
+
 # apt_download DIR PACKAGE...: the packages (with apt's options in apt)
 # unpacked into DIR.  apt-get's own message says what failed.
 apt_download() {

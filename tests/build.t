@@ -161,6 +161,30 @@ expect "build: make ARCH=arm64 builds build/arm64/kit, not ./kit" 0 \
 	--eval='print-kit: ; @echo $(KIT) $(O)' print-kit
 cross arm 'ARM, EABI5'
 cross x86 'x86-64'
+cross riscv 'UCB RISC-V'
+
+# riscv64's sysroot is Debian 13's (Debian 12 has no riscv64 port), whose
+# libc.a Debian 12's cross linker (binutils 2.40) cannot link: there the
+# sysroot brings Debian 13's linker (.host-ld) and the link takes it
+# (gcc -B); a host whose own links (Debian 13's) takes its own.
+name="build: make ARCH=riscv links with the host's linker, or Debian 13's where the host's cannot"
+if ! sysroot=$(tests/sysroot riscv64) ||
+   ! env -u KIT make --no-print-directory O="$tmp/riscv-v" ARCH=riscv V=1 \
+	>"$tmp/riscv-v.log" 2>&1; then
+	fail "$name" "$(tail -5 "$tmp/riscv-v.log")"
+elif printf 'int main(void) { return 0; }\n' | riscv64-linux-gnu-gcc \
+	--sysroot="$sysroot" -static -x c - -o /dev/null 2>/dev/null; then
+	[ ! -e "$sysroot/.host-ld" ] &&
+		! grep -q -- "-B$sysroot/.host-ld/" "$tmp/riscv-v.log" &&
+		pass "$name: the host's" ||
+		fail "$name: the host's links, yet another was taken"
+elif "$sysroot/.host-ld/ld" --version | grep -q '^GNU ld' &&
+     grep -q -- "--sysroot=$sysroot -B$sysroot/.host-ld/ .*-o $tmp/riscv-v/kit" \
+	"$tmp/riscv-v.log"; then
+	pass "$name: Debian 13's"
+else
+	fail "$name: Debian 13's" "$(grep -- "-o $tmp/riscv-v/kit" "$tmp/riscv-v.log")"
+fi
 
 # SYSROOT=: a sysroot the user has (Buildroot's staging directory, a Yocto
 # SDK's) is taken as given: here the cache's own, named explicitly, and

@@ -597,7 +597,9 @@ static void test_elf_machine(void)
 	check("boot_machine_arch: the Makefile's ARCH= names",
 	      !strcmp(boot_machine_arch(EM_X86_64), "x86") &&
 	      !strcmp(boot_machine_arch(EM_AARCH64), "arm64") &&
-	      !strcmp(boot_machine_arch(EM_ARM), "arm") && !boot_machine_arch(EM_386));
+	      !strcmp(boot_machine_arch(EM_ARM), "arm") &&
+	      !strcmp(boot_machine_arch(EM_RISCV), "riscv") &&
+	      !boot_machine_arch(EM_386));
 	if (fd >= 0)
 		close(fd);
 }

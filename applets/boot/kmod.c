@@ -520,7 +520,7 @@ static int same_machine(struct modules *m, const char *path,
 		return kit_fail(m->err, EXIT_RUNTIME, 0,
 				"%s is for ELF machine %u, which kit is not "
 				"built for", path, machine);
-	return kit_fail(m->err, EXIT_RUNTIME, 0, "%s is an %s module, but "
+	return kit_fail(m->err, EXIT_RUNTIME, 0, "%s is a module for %s, but "
 			"/init would be %s, built for %s; give -i KIT, a kit "
 			"built with make ARCH=%s", path, arch, m->init_name,
 			boot_machine_arch(m->machine) ?: "another machine", arch);

@@ -42,6 +42,8 @@ const char *boot_machine_arch(unsigned int machine)
 		return "arm64";
 	case EM_ARM:
 		return "arm";
+	case EM_RISCV:
+		return "riscv";
 	}
 	return NULL;
 }
