@@ -763,6 +763,56 @@ would close 2 sockets" \
 	fi
 }
 
+# kill_note WHAT WANT: kill -v's line on how it closes is WANT (an ERE).
+kill_note() {
+	expect_err "$APPLET kill -v, $1" 0 "^$APPLET: closing $2\$" \
+		sh -c '"$@" 2>&1 >/dev/null | grep "^$2: closing " >&2' sh \
+		"$KIT" $APPLET kill -v --sport 1 -N "$ZOO"
+}
+
+# The BPF JIT's switch.  riscv64's kernels boot with the JIT off (no
+# CONFIG_BPF_JIT_DEFAULT_ON), other architectures' with it on.
+JIT=/proc/sys/net/core/bpf_jit_enable
+
+# Where the JIT starts off: the dump as the kernel interprets it, and -p,
+# whose program 7.x's verifier will not interpret ("program requires BPF
+# JIT compiler but it is not available"): it loads, or is refused naming
+# the switch.  Then the JIT goes on for the rest, as on the others
+# (JIT_AT_BOOT: guest_main puts it back).
+check_jit_off() {
+	[ "$(cat $JIT)" = 0 ] || return 0
+	JIT_AT_BOOT=0
+	compare "$APPLET with the BPF JIT off" "" in_zoo "$KIT" $APPLET
+	compare "$APPLET -j with the BPF JIT off" -j in_zoo "$KIT" $APPLET -j
+	if "$KIT" $APPLET -t -p -N "$ZOO" >"$W/out" 2>"$W/err"; then
+		pass "$APPLET -t -p with the BPF JIT off: loads"
+	elif [ "$(cat "$W/err")" = "$APPLET: cannot load the BPF task_file iterator for -p (Linux 5.8 or later); the BPF JIT is off (echo 1 > $JIT)" ]; then
+		pass "$APPLET -t -p with the BPF JIT off: refused, naming the switch"
+	else
+		fail "$APPLET -t -p with the BPF JIT off" "$(cat "$W/err")"
+	fi
+	echo 1 >$JIT
+}
+
+# A program that calls bpf_sock_destroy() (6.5) needs the JIT too: kill
+# -v says which way it closes on each side of the switch, where the
+# kernel lets it be turned (not with CONFIG_BPF_JIT_ALWAYS_ON).
+check_kill_jit() {
+	if ! grep -qw bpf_sock_destroy /proc/kallsyms; then
+		kill_note "no kfunc: through inet_diag" \
+			"through inet_diag \(no bpf_sock_destroy\(\)\)"
+		return
+	fi
+	kill_note "the JIT on: with the kfunc" "with bpf_sock_destroy\(\)"
+	if ! echo 0 2>/dev/null >$JIT; then
+		echo "SKIP: $APPLET kill -v with the BPF JIT off: this kernel's JIT is always on (CONFIG_BPF_JIT_ALWAYS_ON)"
+		return
+	fi
+	kill_note "the JIT off: through inet_diag, naming the switch" \
+		"through inet_diag \(bpf_sock_destroy\(\) needs the BPF JIT, which is off: echo 1 > $JIT\)"
+	echo 1 >$JIT
+}
+
 # Copies stdin, a suite's output, where only PASS:, FAIL:, SKIP: and note:
 # lines and a FAIL's indented details belong: any other line (a shell's
 # "Terminated", a tool's chatter) becomes a FAIL, so none creeps in.
@@ -819,6 +869,7 @@ guest_main() {
 		check_no_btf
 	elif hold unshare -n "$SOCKZOO" zoo; then
 		ZOO=$HELD
+		check_jit_off
 		check_outputs
 		check -s established --src 127.0.0.1
 		# TCP: a walk of listeners only stops where they end
@@ -828,6 +879,7 @@ guest_main() {
 		check_netns_digits
 		check_pin
 		check_kill
+		check_kill_jit
 		check_churn
 		check_no_iterator
 	else
@@ -836,5 +888,6 @@ guest_main() {
 	for pid in $HOLDERS; do
 		kill "$pid"
 	done
+	[ -z "$JIT_AT_BOOT" ] || echo "$JIT_AT_BOOT" >$JIT
 	rm -rf "$W"
 }

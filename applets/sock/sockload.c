@@ -158,8 +158,7 @@ int sock_prepare(struct sockiter *it, bool *hz_guessed, struct kit_err *e)
 	return 0;
 }
 
-/* Why did loading fail?  A kernel without the iterator target. */
-static bool iterator_exists(const char *func)
+bool sock_kernel_has_func(const char *func)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
 	bool found;
@@ -184,6 +183,21 @@ int sock_load_prog(const struct sockiter *it,
 	return err;
 }
 
+bool sock_jit_off(void)
+{
+	char value[16];
+
+	return read_text(SOCK_JIT_SWITCH, value, sizeof(value)) > 0 &&
+	       !strcmp(value, "0");
+}
+
+const char *sock_load_hint(bool verbose)
+{
+	if (sock_jit_off())
+		return "; the BPF JIT is off (echo 1 > " SOCK_JIT_SWITCH ")";
+	return verbose ? "" : " (-v tells why)";
+}
+
 int sock_attach(const struct sockiter *it, const struct sockiter_prog *prog,
 		struct kit_err *e)
 {
@@ -202,7 +216,7 @@ int sock_load(const struct sockiter *it, const struct sockiter_loader *loader,
 	const char *name = it->proto->name;
 	int err = sock_load_prog(it, loader, prog);
 
-	if (err && !iterator_exists(it->proto->iter_func))
+	if (err && !sock_kernel_has_func(it->proto->iter_func))
 		return kit_fail(e, EXIT_RUNTIME, 0, "kernel has no BPF %s "
 				"iterator (needs Linux 5.9 or later)", name);
 	if (err == -EPERM)
@@ -210,7 +224,7 @@ int sock_load(const struct sockiter *it, const struct sockiter_loader *loader,
 	if (err)
 		return kit_fail(e, EXIT_RUNTIME, 0, "cannot load the BPF %s "
 				"iterator: %s%s", name, strerror(-err),
-				it->verbose ? "" : " (-v tells why)");
+				sock_load_hint(it->verbose));
 	return sock_attach(it, prog, e);
 }
 

@@ -107,6 +107,22 @@ static const struct sockiter_loader NAME##_loader = {			\
 
 /* Is cap effective?  Yes when capget() cannot tell. */
 bool sock_has_cap(int cap);
+/* Does the kernel's BTF name the function func?  Yes when it cannot
+ * tell.  Why a load failed: a kernel without the iterator, or the kfunc. */
+bool sock_kernel_has_func(const char *func);
+
+/* The BPF JIT's switch.  A program that calls a kfunc needs the JIT
+ * (commit e6ac2450d6de, add_kfunc_call(): "JIT is required for calling
+ * kernel function"), which is off until switched on where the kernel
+ * was built without CONFIG_BPF_JIT_DEFAULT_ON: riscv64's selects no
+ * ARCH_WANT_DEFAULT_BPF_JIT. */
+#define SOCK_JIT_SWITCH		"/proc/sys/net/core/bpf_jit_enable"
+/* Is the JIT switched off (SOCK_JIT_SWITCH reads 0)? */
+bool sock_jit_off(void);
+/* What ends the message of a program that did not load: the JIT's
+ * switch where it is off (7.x's verifier wants the JIT for programs
+ * 6.12 interprets), else where to read why. */
+const char *sock_load_hint(bool verbose);
 
 /* The HZ assumed when the kernel's cannot be found: Debian's. */
 #define SOCK_FALLBACK_HZ	250

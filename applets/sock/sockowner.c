@@ -42,7 +42,7 @@ static int load_owners(bool verbose, struct kit_err *e)
 	if (sockowner__load(skel))
 		return kit_fail(e, EXIT_RUNTIME, 0, "cannot load the BPF "
 				"task_file iterator for -p (Linux 5.8 or "
-				"later)%s", verbose ? "" : " (-v tells why)");
+				"later)%s", sock_load_hint(verbose));
 	return bpf_program__fd(skel->progs.sock_owners);
 }
 

@@ -302,6 +302,17 @@ static int kill_walks(const struct sockiter *it, int link,
 	return 0;
 }
 
+/* Why kill closes through inet_diag, for -v. */
+static const char *inet_diag_why(bool forced)
+{
+	if (forced)
+		return KILL_INET_DIAG;
+	if (sock_jit_off() && sock_kernel_has_func("bpf_sock_destroy"))
+		return "bpf_sock_destroy() needs the BPF JIT, which is off: "
+		       "echo 1 > " SOCK_JIT_SWITCH;
+	return "no bpf_sock_destroy()";
+}
+
 /* loader: the walk's program where the protocol's kill program is not
  * taken (no bpf_sock_destroy(), -n). */
 static int kill_sockets(struct sockiter *it,
@@ -319,11 +330,11 @@ static int kill_sockets(struct sockiter *it,
 		return -1;
 	if (!it->dry_run && !force_inet_diag)
 		by_kfunc = !sock_load_prog(it, it->proto->kill_loader, &prog);
-	if (it->verbose && !it->dry_run)
-		kit_note(it->note, "closing %s", by_kfunc ?
-			 "with bpf_sock_destroy()" : force_inet_diag ?
-			 "through inet_diag (" KILL_INET_DIAG ")" :
-			 "through inet_diag (no bpf_sock_destroy())");
+	if (it->verbose && !it->dry_run && by_kfunc)
+		kit_note(it->note, "closing with bpf_sock_destroy()");
+	else if (it->verbose && !it->dry_run)
+		kit_note(it->note, "closing through inet_diag (%s)",
+			 inet_diag_why(force_inet_diag));
 	link = by_kfunc ? sock_attach(it, &prog, e) :
 			  sock_load(it, loader, &prog, e);
 	if (link < 0)
