@@ -4,16 +4,17 @@
 # other architectures (arm64/7.3) boot their own kit (tests/vm/qemu.sh's
 # kit_of) and images whose busybox is theirs, on tests/vm/run's machines.
 #   INITRD_KERNELS   the kernels to boot (default "6.1 6.12 7.3 arm64/7.3
-#                    armhf/6.1": each side of 6.8's retain_initrd,
-#                    commit 2678fd2fe9ee, and of 7.0's removal, commits
-#                    c350a65b566b and e6ce36ccc86f, on each architecture)
+#                    armhf/6.1 riscv64/7.2": each side of 6.8's
+#                    retain_initrd, commit 2678fd2fe9ee, and of 7.0's
+#                    removal, commits c350a65b566b and e6ce36ccc86f, on
+#                    each architecture; riscv64's after both)
 . "$TESTS/lib.sh"
 . "$TESTS/vm/qemu.sh"
 run_unit initrd_unit
 base=$(mktemp -d /tmp/kit-initrd.XXXXXX)
 work=$base
 trap 'rm -rf --one-file-system "$base"; t_cleanup' EXIT
-kernels=${INITRD_KERNELS:-6.1 6.12 7.3 arm64/7.3 armhf/6.1}
+kernels=${INITRD_KERNELS:-6.1 6.12 7.3 arm64/7.3 armhf/6.1 riscv64/7.2}
 host_arch=$(dpkg --print-architecture)
 # The modules the wrappers take (7.x caches keep only those named).
 modules="brd ext4 jbd2 crc32c_cryptoapi crc32c_generic crc32c_intel minix romfs
@@ -265,7 +266,7 @@ host_checks() {
 	# machine's kit: this kit as its /init would not run there.
 	[ "$arch" = "$host_arch" ] && return
 	expect_err "initrd: [$k] mkcpio without -i: this kit is not for the kernel's machine" 1 \
-		"initrd: .*/brd\\.ko.* is an ${kbuild_arch[$arch]} module, but /init would be this kit, built for ${kbuild_arch[$host_arch]}; give -i KIT, a kit built with make ARCH=${kbuild_arch[$arch]}" \
+		"initrd: .*/brd\\.ko.* is a module for ${kbuild_arch[$arch]}, but /init would be this kit, built for ${kbuild_arch[$host_arch]}; give -i KIT, a kit built with make ARCH=${kbuild_arch[$arch]}" \
 		"$KIT" initrd mkcpio -r "$root" -k "$kver" -o "$work/n.cpio"
 	[ -e "$work/n.cpio" ] &&
 		fail "initrd: [$k] mkcpio without -i: no archive left" ||

@@ -1,7 +1,7 @@
 # The VM tests: every tests/guest/*.sh on Debian's 5.10, 6.1, 6.12, 7.2
 # and 7.3 amd64 kernels, its 6.1, 6.12 and 7.3 arm64 kernels (with
-# KIT_ARM64's kit) and its 6.1 and 6.12 armhf kernels (armmp, with
-# KIT_ARM's kit)
+# KIT_ARM64's kit), its 6.1 and 6.12 armhf kernels (armmp, with
+# KIT_ARM's kit) and its 6.12 and 7.2 riscv64 kernels (with KIT_RISCV64's)
 # under qemu (tests/vm/run, one boot per kernel), then a self-check that
 # the rig reports failures, how long it all took, and the table of the
 # kernels kit is proven on, made from this run's results.
@@ -73,13 +73,13 @@ kernel_table() {
 		vled[kernel()] = "not built: " why
 	}
 	END {
-		line = sprintf("  %-10s %-24s %-4s", "kernel", "Debian package", "boot")
+		line = sprintf("  %-12s %-24s %-4s", "kernel", "Debian package", "boot")
 		for (c = 1; c <= nc; c++)
 			line = line sprintf(" %-" colw[cols[c]] "s", cols[c])
 		print line " vled"
 		for (i = 1; i <= nk; i++) {
 			k = order[i]
-			line = sprintf("  %-10s %-24s %-4s", k,
+			line = sprintf("  %-12s %-24s %-4s", k,
 				       kver[k] ? kver[k] : "(not booted)",
 				       k in boot ? boot[k] : "-")
 			for (c = 1; c <= nc; c++) {
@@ -97,7 +97,7 @@ kernel_table() {
 # the FAIL lines they must cause are this check's PASSes, so their output
 # is shown indented, out of tests/run's count.
 selfcheck=$(VM_SCRIPT_TIMEOUT=5 tests/vm/run -k 6.12 -k arm64/6.12 \
-	-k armhf/6.1 tests/vm/selfcheck/*.sh 2>&1)
+	-k armhf/6.1 -k riscv64/6.12 tests/vm/selfcheck/*.sh 2>&1)
 status=$?
 rig_reports() {
 	if grep -qxF "$2" <<<"$selfcheck"; then
@@ -106,7 +106,7 @@ rig_reports() {
 		fail "vm rig: $1" "want the line: $2" "got:" "$selfcheck"
 	fi
 }
-for k in 6.12 arm64/6.12 armhf/6.1; do
+for k in 6.12 arm64/6.12 armhf/6.1 riscv64/6.12; do
 	rig_reports "[$k] a false expectation in a guest is a FAIL" \
 		"FAIL: [$k] selfcheck: 1 + 1 is 3"
 	rig_reports "[$k] a guest script that reports nothing is a FAIL" \

@@ -4,13 +4,15 @@
 
 # The kit binary of each architecture's guests, as make check builds
 # them: KIT (default ./kit), KIT_ARM64 (build/arm64/kit, make ARCH=arm64
-# O=build/arm64), KIT_ARM (build/arm/kit).
+# O=build/arm64), KIT_ARM (build/arm/kit), KIT_RISCV64 (build/riscv/kit).
 rig_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 declare -A kit_of=([amd64]=${KIT:-$rig_top/kit}
 		   [arm64]=${KIT_ARM64:-$rig_top/build/arm64/kit}
-		   [armhf]=${KIT_ARM:-$rig_top/build/arm/kit})
+		   [armhf]=${KIT_ARM:-$rig_top/build/arm/kit}
+		   [riscv64]=${KIT_RISCV64:-$rig_top/build/riscv/kit})
 # The kernel's (and kit's Makefile's) name for each: ARCH=.
-declare -A kbuild_arch=([amd64]=x86 [arm64]=arm64 [armhf]=arm)
+declare -A kbuild_arch=([amd64]=x86 [arm64]=arm64 [armhf]=arm
+			[riscv64]=riscv)
 
 # kernel_arch KERNEL: a kernel's Debian architecture, the word before its
 # slash (arm64/6.1), or amd64.
@@ -23,7 +25,7 @@ kernel_arch() {
 
 # busybox_of ARCH ROOT: the static busybox of ARCH's images: the host's
 # for amd64, else the one tests/vm/fetch unpacked beside the kernel in
-# ROOT (busybox-static of ARCH, from the host's Debian release).
+# ROOT (busybox-static of ARCH, from Debian 12, or 13 for riscv64).
 busybox_of() {
 	if [ "$1" = amd64 ]; then
 		echo /bin/busybox
@@ -34,9 +36,10 @@ busybox_of() {
 
 # qemu_machine ARCH [MEM [CPUS]]: sets qemu, the command of ARCH's machine
 # with MEM of memory (default 1G; armhf 512M) and CPUS vCPUs (default 2;
-# armhf 1), no devices, no reboot, and
+# armhf and riscv64 1), no devices, no reboot, and
 # console_args, the kernel command line's words for its console (ttyS0,
-# or ttyAMA0, -M virt's one UART) and the architecture's needs.  The
+# or ttyAMA0, the ARM -M virt's one UART; riscv64's -M virt has a 16550,
+# ttyS0) and the architecture's needs.  The
 # caller adds the kernel, its image, its command line, disks and where
 # the console goes.
 # arm64's -cpu max with pauth-impdef=on: the architected pointer
@@ -71,6 +74,14 @@ qemu_machine() {
 	armhf)	qemu=(qemu-system-arm -M virt,highmem=off -cpu cortex-a15
 		      -smp 1 -m "${2:-512M}")
 		console_args=console=ttyAMA0 ;;
+	# OpenSBI, the firmware that starts the kernel, is qemu's own
+	# (-bios default, qemu-system-data's fw_dynamic).  One vCPU: with
+	# two, every remote TLB flush is an IPI through OpenSBI (SBI
+	# RFENCE), emulated in M-mode, and the guest scripts ran 4-5 times
+	# slower (rdload.sh 68-75 s against 16 s).
+	riscv64) qemu=(qemu-system-riscv64 -M virt -cpu rv64 -bios default
+		      -smp "${3:-1}" -m "${2:-1G}")
+		console_args=console=ttyS0 ;;
 	*)	echo "qemu_machine: no machine for architecture $1" >&2
 		return 1 ;;
 	esac
@@ -152,7 +163,9 @@ kernel_config() {
 # and everything it boots with) the rig's board, tests/vm/board.dts: the
 # machine's own device tree, dumped by qemu, with three GPIO LEDs grouped
 # as one.  They sit on gpio-sim where the kernel has it (CONFIG_GPIO_SIM),
-# else on qemu's PL061, found by its compatible.  DIR takes the files.
+# else on qemu's PL061, found by its compatible; riscv64's -M virt has no
+# GPIO controller, so without gpio-sim it boots without the board
+# (tests/guest/ledboard.sh says so).  DIR takes the files.
 qemu_board() {
 	local dir=$1 config node where
 
@@ -169,6 +182,7 @@ qemu_board() {
 				grep -qw 'arm,pl061' && break
 			node=
 		done
+		[ -n "$node" ] || [ "$qemu_arch" != riscv64 ] || return 0
 		[ -n "$node" ] ||
 			{ echo "qemu_board: qemu's machine has no PL061" >&2; return 1; }
 		where="-DLED_LINES=&{/$node}"
