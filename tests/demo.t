@@ -1,9 +1,10 @@
 #!/bin/bash
 # make run's demo (tests/vm/run-demo) as a user sees it: on Debian 12's
-# 6.1, amd64's and arm64's (make run ARCH=arm64), arm64's board of GPIO
-# LEDs and the old initrd's on 7.3 of each, every step passes (its PASS
-# lines count here) and it exits 0; with a kit that has no tcpiter, that
-# step fails and the demo exits 1.
+# 6.1, amd64's and arm64's (make run ARCH=arm64), and Debian 13's riscv64
+# 6.12 (make run ARCH=riscv), the board of GPIO LEDs on arm64's 7.3 and
+# riscv64's 7.2, and the old initrd's on 7.x of each, every step passes
+# (its PASS lines count here) and it exits 0; with a kit that has no
+# tcpiter, that step fails and the demo exits 1.
 . "$TESTS/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"; t_cleanup' EXIT
@@ -43,7 +44,7 @@ demo() {
 		fail "$what: exits 0" "exit status $status"
 	fi
 }
-# old_initrd KERNEL [ARCH]: then the old initrd's steps on KERNEL, 7.3
+# old_initrd KERNEL [ARCH]: then the old initrd's steps on KERNEL, 7.x
 # of the same architecture.
 old_initrd() {
 	steps "make run${2:+ ARCH=$2}: $1" "$1" demo \
@@ -52,14 +53,20 @@ old_initrd() {
 }
 demo 6.1
 old_initrd 7.3
+# board KERNEL ARCH: make run ARCH=ARCH's board, the grouped GPIO LED on
+# KERNEL, each step checked on its lines (tests/vm/demo-board.sh).
+board() {
+	steps "make run ARCH=$2: the board on $1" "$1" "board demo" \
+		"mcled set 1 0 0: lines 1 0 0" "mcled set #ffbf00: lines 1 1 0" \
+		"mcled set blue=1 red=0 green=0: lines 0 0 1" \
+		"mcled -b 0: lines 0 0 0" "blink moves red and blue together"
+}
 HOST_KIT=$KIT KIT=$KIT_ARM64 DEMO_ARCH=arm64 demo arm64/6.1 arm64
-# make run ARCH=arm64's board: the grouped GPIO LED on arm64's 7.3, each
-# step checked on its lines (tests/vm/demo-board.sh).
-steps "make run ARCH=arm64: the board on arm64/7.3" arm64/7.3 "board demo" \
-	"mcled set 1 0 0: lines 1 0 0" "mcled set #ffbf00: lines 1 1 0" \
-	"mcled set blue=1 red=0 green=0: lines 0 0 1" \
-	"mcled -b 0: lines 0 0 0" "blink moves red and blue together"
+board arm64/7.3 arm64
 old_initrd arm64/7.3 arm64
+HOST_KIT=$KIT KIT=$KIT_RISCV64 DEMO_ARCH=riscv64 demo riscv64/6.12 riscv
+board riscv64/7.2 riscv
+old_initrd riscv64/7.2 riscv
 
 # A step that fails: the same demo with a kit built without tcpiter.  Its
 # FAIL lines are this check's proof, shown indented, out of the count.

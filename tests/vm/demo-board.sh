@@ -1,6 +1,6 @@
 # modules: gpio-sim leds-gpio leds-group-multicolor ledtrig-timer
-# make run ARCH=arm64's board step (tests/vm/run-demo), run in the VM:
-# mcled on the kernel's own multicolor driver.  The rig's board
+# make run ARCH=arm64's and ARCH=riscv's board step (tests/vm/run-demo),
+# run in the VM: mcled on the kernel's own multicolor driver.  The rig's board
 # (tests/vm/board.dts) has three GPIO LEDs, red, green and blue, on a
 # gpio-sim bank, that leds-group-multicolor groups into rgb:status; each
 # step shows mcled's view next to the three lines' levels, as gpio-sim
