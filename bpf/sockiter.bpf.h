@@ -396,10 +396,13 @@ static bool kill_sock(struct sock_kill *k, struct sock_common *skc,
 	if (!sk)
 		return true;
 	/* No mark to be had (riscv64's 7.2 answers NULL to every one, its
-	 * JIT on): inet_diag closes it after the walk, as before 6.5. */
+	 * JIT on): inet_diag closes it after the walk, as before 6.5, and
+	 * this walk is the last (applets/sock/sockrun.c). */
 	mark = bpf_sk_storage_get(&killed, sk, 0, BPF_SK_STORAGE_GET_F_CREATE);
-	if (!mark)
+	if (!mark) {
+		kill_state.unmarked++;
 		return true;
+	}
 	if (*mark == kill_state.run)
 		return false;
 	*mark = kill_state.run;

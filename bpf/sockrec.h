@@ -259,6 +259,7 @@ struct sock_kill_state {
 				 * were closed by an earlier pass */
 	__u64 unlisted;		/* closed but their record did not fit
 				 * the read (never, with KILL_READ reads) */
+	__u64 unmarked;		/* left to inet_diag: no mark to be had */
 	bool exact_resume;	/* the kernel resumes a walk at the socket
 				 * it stopped at, so no walk skips one */
 };

@@ -614,6 +614,7 @@ static struct victim {
 static int n_victims;
 static const char *victims_report;
 static volatile sig_atomic_t report_wanted, time_wait_wanted;
+static int listener4;	/* where SIGUSR2's TIME_WAIT socket is made */
 
 static void victim(const char *name, int fd, bool listener)
 {
@@ -697,15 +698,15 @@ static void request_socket(const char *ip, int port)
 
 /*
  * TCP: two IPv4 pairs on listener4 (5030), an IPv6 pair on listener6
- * (5031), a SO_REUSEPORT group of listeners on
- * 5034, a request socket on 5035; UDP: udp_bound on 5032, udp_connected
- * on 5033 and UDP_CLIENTS more connected to it, and one bound on ::1 5036
+ * (5031), a SO_REUSEPORT group of listeners on 5034, a request socket on
+ * 5035; UDP: udp_bound on 5032, udp_connected on 5033 and UDP_CLIENTS
+ * more connected to it, and one bound on ::1 5036
  * (kill -6 has a socket to select); a TCP listener and a UDP socket of
  * ZOO_UID on 127.0.0.2:5037 (kill --uid 0 must leave them).
  */
 static void build_victims(void)
 {
-	int l4 = tcp_listener("127.0.0.1", VICTIMS_PORT, -1, 16);
+	int l4 = listener4 = tcp_listener("127.0.0.1", VICTIMS_PORT, -1, 16);
 	int l6 = tcp_listener("::1", VICTIMS_PORT + 1, 1, 16);
 	int u = udp_bound("127.0.0.1", VICTIMS_PORT + 2, -1);
 	int uc = udp_bound("127.0.0.1", VICTIMS_PORT + 3, -1);
@@ -898,6 +899,7 @@ static void build_threads(void)
 static int hold(const char *what, long count, long port)
 {
 	int pipefd[2], devnull = open("/dev/null", O_RDWR);
+	sigset_t usr, others;
 	pid_t pid;
 	char c;
 
@@ -938,14 +940,19 @@ static int hold(const char *what, long count, long port)
 	signal(SIGUSR1, on_usr1);
 	if (n_victims)
 		signal(SIGUSR2, on_usr2);
+	/* SIGUSR1 and SIGUSR2 come only in sigsuspend(): one that comes
+	 * during the work is seen after it, not lost. */
+	sigemptyset(&usr);
+	sigaddset(&usr, SIGUSR1);
+	sigaddset(&usr, SIGUSR2);
+	sigprocmask(SIG_BLOCK, &usr, &others);
 	for (;;) {
-		pause();
-		if (time_wait_wanted)	/* on listener4 */
-			time_wait(victims[0].fd, "127.0.0.1", VICTIMS_PORT);
-		if (report_wanted)
-			write_report();
-		time_wait_wanted = 0;
-		report_wanted = 0;
+		while (!report_wanted)
+			sigsuspend(&others);
+		if (time_wait_wanted)
+			time_wait(listener4, "127.0.0.1", VICTIMS_PORT);
+		time_wait_wanted = report_wanted = 0;
+		write_report();
 	}
 }
 

@@ -295,8 +295,15 @@ static int kill_walks(const struct sockiter *it, int link,
 			kit_note(it->note, "walk %d: %zu closed, %ld reads",
 				 pass + 1, sock_kill_stats()->closed - closed,
 				 reads);
+		if (it->verbose && prog->kill_state->unmarked)
+			kit_note(it->note, "%llu sockets left to "
+				 "inet_diag: the kernel gave no mark "
+				 "(bpf_sk_storage_get())",
+				 (unsigned long long)prog->kill_state->unmarked);
+		/* A later walk would close again what has no mark. */
 		if (!by_kfunc || prog->kill_state->exact_resume || reads <= 1 ||
-		    sock_kill_stats()->closed == closed)
+		    sock_kill_stats()->closed == closed ||
+		    prog->kill_state->unmarked)
 			break;
 	}
 	return 0;
@@ -330,11 +337,13 @@ static int kill_sockets(struct sockiter *it,
 		return -1;
 	if (!it->dry_run && !force_inet_diag)
 		by_kfunc = !sock_load_prog(it, it->proto->kill_loader, &prog);
-	if (it->verbose && !it->dry_run && by_kfunc)
-		kit_note(it->note, "closing with bpf_sock_destroy()");
-	else if (it->verbose && !it->dry_run)
-		kit_note(it->note, "closing through inet_diag (%s)",
-			 inet_diag_why(force_inet_diag));
+	if (it->verbose && !it->dry_run) {
+		if (by_kfunc)
+			kit_note(it->note, "closing with bpf_sock_destroy()");
+		else
+			kit_note(it->note, "closing through inet_diag (%s)",
+				 inet_diag_why(force_inet_diag));
+	}
 	link = by_kfunc ? sock_attach(it, &prog, e) :
 			  sock_load(it, loader, &prog, e);
 	if (link < 0)
