@@ -702,12 +702,12 @@ for k in $kernels; do
 	kernel_no=$((kernel_no + 1))
 done
 echo "initrd: the boots of each kernel (tests/initrd.t):"
-printf '  %-10s %-24s %-6s %s\n' kernel "Debian package" boots checks
+printf '  %-12s %-24s %-6s %s\n' kernel "Debian package" boots checks
 for k in $kernels; do
 	out=$base/${k//\//-}.out
 	p=$(grep -c "^PASS: initrd: \[$k\] " "$out")
 	f=$(grep -c "^FAIL: initrd: \[$k\] " "$out")
-	printf '  %-10s %-24s %-6s %s\n' "$k" \
+	printf '  %-12s %-24s %-6s %s\n' "$k" \
 		"$(sed -n "s|^initrd: \[$k\] kernel ||p" "$out")" \
 		"$(grep -c "^initrd: \[$k\] .*: boot took" "$out")" \
 		"$([ "$f" -eq 0 ] && echo "PASS $p" || echo "FAIL $f of $((p + f))")"
