@@ -266,7 +266,7 @@ host_checks() {
 	# machine's kit: this kit as its /init would not run there.
 	[ "$arch" = "$host_arch" ] && return
 	expect_err "initrd: [$k] mkcpio without -i: this kit is not for the kernel's machine" 1 \
-		"initrd: .*/brd\\.ko.* is a module for ${kbuild_arch[$arch]}, but /init would be this kit, built for ${kbuild_arch[$host_arch]}; give -i KIT, a kit built with make ARCH=${kbuild_arch[$arch]}" \
+		"initrd: .*/brd\\.ko.* is a module for ${kbuild_arch[$arch]}, but /init would be this kit, built for ${kbuild_arch[$host_arch]}; give -i KIT, a kit built with make ARCH=${kbuild_arch[$arch]}$" \
 		"$KIT" initrd mkcpio -r "$root" -k "$kver" -o "$work/n.cpio"
 	[ -e "$work/n.cpio" ] &&
 		fail "initrd: [$k] mkcpio without -i: no archive left" ||
