@@ -194,7 +194,7 @@ bool sock_jit_off(void)
 const char *sock_load_hint(bool verbose)
 {
 	if (sock_jit_off())
-		return "; the BPF JIT is off (echo 1 > " SOCK_JIT_SWITCH ")";
+		return "; the BPF JIT is off (" SOCK_JIT_ON ")";
 	return verbose ? "" : " (-v tells why)";
 }
 

@@ -117,6 +117,8 @@ bool sock_kernel_has_func(const char *func);
  * was built without CONFIG_BPF_JIT_DEFAULT_ON: riscv64's selects no
  * ARCH_WANT_DEFAULT_BPF_JIT. */
 #define SOCK_JIT_SWITCH		"/proc/sys/net/core/bpf_jit_enable"
+/* How a user switches it on, as the messages say it. */
+#define SOCK_JIT_ON		"echo 1 > " SOCK_JIT_SWITCH
 /* Is the JIT switched off (SOCK_JIT_SWITCH reads 0)? */
 bool sock_jit_off(void);
 /* What ends the message of a program that did not load: the JIT's

@@ -316,7 +316,7 @@ static const char *inet_diag_why(bool forced)
 		return KILL_INET_DIAG;
 	if (sock_jit_off() && sock_kernel_has_func("bpf_sock_destroy"))
 		return "bpf_sock_destroy() needs the BPF JIT, which is off: "
-		       "echo 1 > " SOCK_JIT_SWITCH;
+		       SOCK_JIT_ON;
 	return "no bpf_sock_destroy()";
 }
 
