@@ -110,8 +110,23 @@ check_outputs() {
 	check -6 -j
 	check -6 -c
 	[ $P = udp ] || check_timers
+	[ $P = tcp ] || check_drops
 	check_owners
 	[ $P = udp ] || check_info
+}
+
+# The checks above compare every row's drops with /proc's: one of the zoo's
+# must have some (port 5012, sockzoo's udp_overflowed()), or they prove
+# nothing of the column.
+check_drops() {
+	local name="udpiter: drops of the socket whose full buffer dropped datagrams"
+
+	in_zoo "$KIT" udpiter -H --sport 5012 >"$W/dropped"
+	if awk '$NF > 0 { n++ } END { exit n != 1 }' "$W/dropped"; then
+		pass "$name"
+	else
+		fail "$name" "$(cat "$W/dropped")"
+	fi
 }
 
 # "INODE PID FD COMM" of every socket descriptor of every process, from

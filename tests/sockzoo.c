@@ -345,10 +345,29 @@ static void udp_send(int fd, const char *ip, int port, int count)
 			die("sendto %s port %d", ip, port);
 }
 
+/* Datagrams the kernel dropped: a socket on port whose receive buffer,
+ * at its smallest, holds one of the twenty sent to it (drops, 6.18's per
+ * NUMA node counters or sk_drops before). */
+static void udp_overflowed(int port)
+{
+	int zero = 0, fd = udp_bound("127.0.0.1", port, -1);
+	char big[1000] = "";
+	struct sockaddr_storage ss;
+	socklen_t len = make_addr(&ss, "127.0.0.1", port);
+	int i;
+
+	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &zero, sizeof(zero)))
+		die("SO_RCVBUF");
+	for (i = 0; i < 20; i++)
+		if (sendto(fd, big, sizeof(big), 0, (struct sockaddr *)&ss,
+			   len) != sizeof(big))
+			die("sendto port %d", port);
+}
+
 /*
  * UDP: bound v4, v6 and dual-stack; connected v4 and v6; three sockets on
  * one port (several rows in one hash slot); datagrams waiting unread; an
- * autobound sender.
+ * autobound sender; datagrams dropped.
  */
 static void zoo_udp(void)
 {
@@ -371,6 +390,7 @@ static void zoo_udp(void)
 	}
 	fd = new_socket(SOCK_DGRAM, "::", 0);
 	udp_send(fd, "::ffff:127.0.0.1", ZOO_PORT + 4, 1);
+	udp_overflowed(ZOO_PORT + 12);
 }
 
 /*
