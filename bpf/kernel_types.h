@@ -162,10 +162,6 @@ struct sock {
 	u32 sk_max_ack_backlog;
 	struct timer_list sk_timer;
 	atomic_t sk_drops;
-	/* 6.18+: "net: add sk->sk_drop_counters" (commit c51613fa276f);
-	 * from "udp: add drop_counters to udp socket" (commit
-	 * 51132b99f01c) UDP counts drops here and leaves sk_drops at 0. */
-	struct numa_drop_counters *sk_drop_counters;
 	/* 6.17+ (commit 5d6b58c932ec, "net: lockless sock_i_ino()") */
 	unsigned long sk_ino;
 	/* 6.19: "tcp: remove icsk->icsk_retransmit_timer" (commit
@@ -335,6 +331,11 @@ struct tcp_request_sock {
 struct udp_sock {
 	struct inet_sock inet;
 	int forward_deficit;
+	/* 6.18+, "udp: add drop_counters to udp socket" (commit
+	 * 51132b99f01c): UDP counts drops here and leaves sk_drops at 0;
+	 * sk->sk_drop_counters (commit c51613fa276f) points here for every
+	 * UDP socket (udp_lib_init_sock()). */
+	struct numa_drop_counters drop_counters;
 };
 
 /* Exist only on kernels whose iterators take a reference on each socket

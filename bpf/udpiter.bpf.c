@@ -44,17 +44,15 @@ static __u32 slot(const struct bpf_iter__udp *ctx, const struct sock *sk,
 }
 
 /* sk_drops_read(): 6.18 counts UDP drops per NUMA node, apart (commit
- * 51132b99f01c, "udp: add drop_counters to udp socket"). */
-static __u32 drops(const struct sock *sk)
+ * 51132b99f01c, "udp: add drop_counters to udp socket"), in the udp_sock
+ * itself: read there, not through sk_drop_counters, they are plain loads,
+ * neither probe reads nor a pointer for the verifier to type. */
+static __u32 drops(const struct udp_sock *up)
 {
-	struct numa_drop_counters *ndc = NULL;
-
-	if (bpf_core_field_exists(sk->sk_drop_counters))
-		ndc = BPF_CORE_READ(sk, sk_drop_counters);
-	if (!ndc)
-		return sk->sk_drops.counter;
-	return BPF_CORE_READ(ndc, drops0.counter) +
-	       BPF_CORE_READ(ndc, drops1.counter);
+	if (bpf_core_field_exists(up->drop_counters))
+		return up->drop_counters.drops0.counter +
+		       up->drop_counters.drops1.counter;
+	return up->inet.sk.sk_drops.counter;
 }
 
 /* s: NULL when counting, which shows no slot */
@@ -79,7 +77,7 @@ static void read_udp(struct sock_rec *r, const struct bpf_iter__udp *ctx,
 	 * /proc does not. */
 	r->refcnt = bpf_core_type_exists(struct bpf_udp_iter_state) ?
 		    refs - 1 : refs;
-	r->drops = drops(sk);
+	r->drops = drops(up);
 }
 
 SEC("iter/udp")
