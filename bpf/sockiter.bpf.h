@@ -29,9 +29,12 @@ struct session {
 	__u64 last_seq;		/* seq_num + 1 of the last row numbered */
 	__u32 next[2];		/* next ordinal per family */
 	__u32 line_len;		/* see through_memory() */
-	/* the walk's netns, for every UDP socket's slot (udpiter's slot()) */
+	/* The walk's netns's values, read once (a walk shows the sockets of
+	 * one netns: seq_sk_match()): its UDP hash, for every UDP socket's
+	 * slot (udpiter's slot()), and tcpiter's pingpong threshold. */
 	__u32 udp_hash_mix, udp_mask;
-	__u8 udp_hash_known;
+	__u8 tcp_pingpong_thresh;
+	__u8 netns_known;
 	__u8 last_family;
 	__u8 header_done;
 };

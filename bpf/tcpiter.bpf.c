@@ -87,19 +87,24 @@ static bool keepalive_pending(struct inet_connection_sock *icsk,
 /* inet_csk_in_pingpong_mode(): the threshold is 1 since 5.19 (and 5.10
  * stable; commit 4d8f24eeedc5, Revert "tcp: change pingpong threshold to
  * 3"), a per-netns sysctl since "tcp: Set pingpong threshold via sysctl"
- * (6.7, commit 562b1fdf061b). */
-static __u32 pingpong(struct tcp_sock *tp)
+ * (6.7, commit 562b1fdf061b), read once a walk. */
+static __u32 pingpong(struct tcp_sock *tp, struct session *s)
 {
 	struct inet_connection_sock *icsk = &tp->inet_conn;
-	__u8 thresh = 1;
 
-	if (bpf_core_field_exists(struct net, ipv4.sysctl_tcp_pingpong_thresh))
-		thresh = icsk->icsk_inet.sk.__sk_common.skc_net.net->ipv4
-				.sysctl_tcp_pingpong_thresh;
-	return icsk->icsk_ack.pingpong >= thresh;
+	if (!s->netns_known) {
+		s->tcp_pingpong_thresh = 1;
+		if (bpf_core_field_exists(struct net,
+					  ipv4.sysctl_tcp_pingpong_thresh))
+			s->tcp_pingpong_thresh = icsk->icsk_inet.sk.__sk_common
+				.skc_net.net->ipv4.sysctl_tcp_pingpong_thresh;
+		s->netns_known = 1;
+	}
+	return icsk->icsk_ack.pingpong >= s->tcp_pingpong_thresh;
 }
 
-static void read_full(struct sock_rec *r, struct tcp_sock *tp)
+static void read_full(struct sock_rec *r, struct tcp_sock *tp,
+		      struct session *s)
 {
 	struct inet_connection_sock *icsk = &tp->inet_conn;
 	struct sock *sk = &icsk->icsk_inet.sk;
@@ -127,7 +132,7 @@ static void read_full(struct sock_rec *r, struct tcp_sock *tp)
 	r->rto = jiffies_to_clock_t(icsk->icsk_rto, config.hz);
 	r->ato = jiffies_to_clock_t(BPF_CORE_READ_BITFIELD(icsk,
 					icsk_ack.ato), config.hz);
-	r->quick_pingpong = (icsk->icsk_ack.quick << 1) | pingpong(tp);
+	r->quick_pingpong = (icsk->icsk_ack.quick << 1) | pingpong(tp, s);
 	r->cwnd = tp->snd_cwnd;
 	if (r->state == SOCK_ST_LISTEN) {
 		r->ssthresh = icsk->icsk_accept_queue.fastopenq.max_qlen;
@@ -423,7 +428,7 @@ static int show_sock(struct seq_file *seq, struct session *s,
 	}
 	/* after the filter: these reads miss the cache */
 	if (tp)
-		read_full(&r, tp);
+		read_full(&r, tp, s);
 	/* the socket as it was, then closed */
 	if (config.want_kill) {
 		if (!kill_sock(&k, skc, (struct sock *)tp))

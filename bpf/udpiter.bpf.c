@@ -32,13 +32,11 @@ static __u32 slot(const struct bpf_iter__udp *ctx, const struct sock *sk,
 
 	if (!bpf_core_type_exists(struct bpf_udp_iter_state))
 		return ctx->bucket;
-	/* A walk shows its netns's sockets only (seq_sk_match()): its hash
-	 * is read once. */
-	if (!s->udp_hash_known) {
+	if (!s->netns_known) {
 		net = BPF_CORE_READ(sk, __sk_common.skc_net.net);
 		s->udp_hash_mix = BPF_CORE_READ(net, hash_mix);
 		s->udp_mask = BPF_CORE_READ(net, ipv4.udp_table, mask);
-		s->udp_hash_known = 1;
+		s->netns_known = 1;
 	}
 	return (sk->__sk_common.skc_num + s->udp_hash_mix) & s->udp_mask;
 }

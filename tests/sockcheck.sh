@@ -110,9 +110,38 @@ check_outputs() {
 	check -6 -j
 	check -6 -c
 	[ $P = udp ] || check_timers
+	[ $P = udp ] || check_pingpong
 	[ $P = tcp ] || check_drops
 	check_owners
 	[ $P = udp ] || check_info
+}
+
+# Each full socket's pingpong bit, under its netns's threshold
+# (net.ipv4.tcp_pingpong_thresh, 6.7+): at 2, the zoo's sockets that
+# answered once within the ACK timeout leave pingpong mode in /proc, and
+# the applet's rows must follow.  Inode and that column of /proc's rows.
+pingpong_bits() {
+	in_zoo cat /proc/net/tcp /proc/net/tcp6 |
+		awk 'NF >= 17 { print $10, $15 }' | sort
+}
+
+check_pingpong() {
+	local f=/proc/sys/net/ipv4/tcp_pingpong_thresh
+	local name="tcpiter with the netns's tcp_pingpong_thresh at 2"
+
+	if ! in_zoo test -e $f; then
+		echo "SKIP: $name: no $f before 6.7 (the threshold is 1)"
+		return
+	fi
+	pingpong_bits >"$W/pingpong1"
+	in_zoo sh -c "echo 2 >$f"
+	pingpong_bits >"$W/pingpong2"
+	if cmp -s "$W/pingpong1" "$W/pingpong2"; then
+		fail "$name" "no socket of the zoo leaves pingpong mode: the check proves nothing"
+	else
+		compare "$name" "" in_zoo "$KIT" "$APPLET"
+	fi
+	in_zoo sh -c "echo 1 >$f"
 }
 
 # The checks above compare every row's drops with /proc's: one of the zoo's
