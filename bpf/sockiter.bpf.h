@@ -277,8 +277,10 @@ static __u32 text_head(struct seq_file *seq, struct session *s,
 /* ---- records ---- */
 
 static const struct sock_rec pointers_head = { .kind = SOCK_KIND_POINTERS };
+/* back to back: a separator costs bstr_printf() a format_decode() more
+ * a pointer (sockrec.h says how they are split) */
 static const char pointers_format[] =
-	"%pK %pK %pK %pK %pK %pK %pK %pK %pK %pK %pK %pK\n";
+	"%pK%pK%pK%pK%pK%pK%pK%pK%pK%pK%pK%pK\n";
 
 /*
  * The pointers held, as /proc hashes them ("%pK": userspace cannot), in

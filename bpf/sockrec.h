@@ -35,8 +35,11 @@ enum sock_kind {
 /*
  * Not a socket: the pointers (want_pointer) of the rows written since
  * the last such record, that has SOCK_REC_TCP_OWN bytes, then text:
- * SOCK_PTR_BATCH of them "%pK", each ended by a space but the last, by a
- * newline.  Those past the rows that wait for one are filler.
+ * SOCK_PTR_BATCH of them "%pK" back to back, then a newline.  The
+ * kernel prints each one as wide as the others, 2 * sizeof(long) of its
+ * own (pointer_string(), which hashed, zeroed and raw pointers all go
+ * through; ptr_to_id()'s "(____ptrval____)" is as wide), so the text is
+ * split by its length.  Those past the rows that wait for one are filler.
  */
 #define SOCK_KIND_POINTERS	(SOCK_KINDS + 1)
 #define SOCK_PTR_BATCH		12	/* bpf_seq_printf()'s most arguments */

@@ -557,8 +557,7 @@ static void test_info_records(void)
 	memcpy(p, &est_info, sizeof(est_info));
 	p += sizeof(est_info);
 	memcpy(p, &tw, SOCK_REC_ADDRS + 8);
-	p = put_pointers(p + SOCK_REC_ADDRS + 8,
-			 "ff ee 0 0 0 0 0 0 0 0 0 0\n");
+	p = put_pointers(p + SOCK_REC_ADDRS + 8, "ffee00000000000000000000\n");
 	capture();
 	used = sock_walk_take(&walk, buf, p - buf);
 	out = captured();
@@ -571,6 +570,10 @@ static void test_info_records(void)
 	      sock_walk_take(&walk, buf, SOCK_REC_ADDRS + 8 + 100) == 0 &&
 	      !walk.waiting);
 }
+
+/* five of the filler a batch ends with, as a 64-bit kernel prints it */
+#define NULL_PTRS5	"0000000000000000" "0000000000000000" \
+			"0000000000000000" "0000000000000000" "0000000000000000"
 
 /* Pointers come in batches after their rows: each row gets its own,
  * and none is printed before its batch is whole. */
@@ -595,11 +598,8 @@ static void test_pointer_batches(void)
 	p += SOCK_REC_ADDRS + 8;
 	memcpy(p, &b, SOCK_REC_ADDRS + 8);
 	batch = p += SOCK_REC_ADDRS + 8;
-	p = put_pointers(p, "00000000c0ffee01 00000000c0ffee02 "
-			 "0000000000000000 0000000000000000 0000000000000000 "
-			 "0000000000000000 0000000000000000 0000000000000000 "
-			 "0000000000000000 0000000000000000 0000000000000000 "
-			 "0000000000000000\n");
+	p = put_pointers(p, "00000000c0ffee01" "00000000c0ffee02"
+			 NULL_PTRS5 NULL_PTRS5 "\n");
 	capture();
 	used = sock_walk_take(&walk, buf, p - buf - 1);
 	check("pointers: rows wait for a batch cut by the end of a read",
@@ -629,6 +629,48 @@ static void test_pointer_batches(void)
 	      !*captured());
 }
 
+/* A batch's pointers are split by its length: a 32-bit kernel prints
+ * 8 digits each; a batch that is not 12 of one width fails the walk. */
+static void test_pointer_widths(void)
+{
+	struct sockiter it = { .proto = &tcp, .output = SOCK_OUT_JSON,
+			       .config.filter.families = 1 << SOCK_FAMILY_V4 };
+	const struct sock_walk_ops ops = { .row = format_row, .ctx = &it };
+	static struct sock_walk walk;
+	struct kit_err e;
+	struct sock_rec a = { .kind = SOCK_KIND_FULL, .inode = 7,
+			      .state = SOCK_ST_LISTEN };
+	static const char *const batches[] = {
+		"c0ffee01" "00000000" "00000000" "00000000" "00000000"
+		"00000000" "00000000" "00000000" "00000000" "00000000"
+		"00000000" "00000000\n",
+		"c0ffee01" "00000000" "00000000" "00000000" "00000000"
+		"00000000" "00000000" "00000000" "00000000" "00000000"
+		"00000000" "0000000\n",
+	};
+	char buf[512], *p;
+	const char *out;
+
+	it.config.want_pointer = true;
+	for (int i = 0; i < 2; i++) {
+		sock_walk_init(&walk, &it, &ops, &e);
+		memcpy(buf, &a, SOCK_REC_ADDRS + 8);
+		p = put_pointers(buf + SOCK_REC_ADDRS + 8, batches[i]);
+		capture();
+		sock_walk_take(&walk, buf, p - buf);
+		out = captured();
+		if (i == 0)
+			check("pointers: a 32-bit kernel's, 8 digits each",
+			      !walk.failed && strstr(out, "\"inode\":7,"
+				"\"ref\":0,\"pointer\":\"c0ffee01\","));
+		else
+			check("pointers: a batch not 12 of one width fails",
+			      walk.failed && !*out &&
+			      !strcmp(e.msg, "the iterator's rows lack their "
+				      "pointers"));
+	}
+}
+
 /* kill's messages name a socket by its -t row, spaces squeezed. */
 static void test_row_brief(void)
 {
@@ -651,6 +693,7 @@ int main(void)
 	test_info();
 	test_info_records();
 	test_pointer_batches();
+	test_pointer_widths();
 	test_prefixes();
 	test_states();
 	test_jiffies();

@@ -147,24 +147,21 @@ static void wait_for_pointer(struct sock_walk *walk, const char *rec,
 	walk->waiting_size[walk->waiting++] = size;
 }
 
-/* A batch's pointers p[0..end), given to the rows that wait. */
+/* A batch's pointers p[0..end), of equal width (sockrec.h), given to the
+ * rows that wait. */
 static void take_pointers(struct sock_walk *walk, const char *p,
 			  const char *end)
 {
-	const char *next;
+	size_t width = (end - p) / SOCK_PTR_BATCH;
 	unsigned int i;
 
-	for (i = 0; i < walk->waiting && !walk->failed; i++, p = next + 1) {
-		if (p >= end) {
-			fail(walk, NO_POINTERS);
-			return;
-		}
-		next = memchr(p, ' ', end - p);
-		if (!next)
-			next = end;
-		take_row(walk, walk->waiting_rec[i], walk->waiting_size[i], p,
-			 next - p);
+	if (!width || width * SOCK_PTR_BATCH != (size_t)(end - p)) {
+		fail(walk, NO_POINTERS);
+		return;
 	}
+	for (i = 0; i < walk->waiting && !walk->failed; i++, p += width)
+		take_row(walk, walk->waiting_rec[i], walk->waiting_size[i], p,
+			 width);
 	walk->waiting = 0;
 }
 
