@@ -451,7 +451,8 @@ vmtest: all
 	$(Q)$(TEST_ENV) tests/run vm
 
 bench: all
-	$(Q)KIT=$(abspath $(KIT)) tests/bench/run $(B)
+	$(Q)KIT=$(abspath $(KIT)) CLANG=$(CLANG) BPFTOOL=$(BPFTOOL) \
+		tests/bench/run $(B)
 
 clean:
 	rm -rf $(O) kit
