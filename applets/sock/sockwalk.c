@@ -56,7 +56,7 @@ static void hand_on(struct sock_walk *walk, const char *rec, size_t size,
 		w.r.dst[0] = w.r.src[1];
 		w.r.src[1] = 0;
 	}
-	w.ptr_len = ptr_len < SOCK_PTR_MAX ? ptr_len : SOCK_PTR_MAX;
+	w.ptr_len = ptr_len;	/* at most SOCK_PTR_MAX: take_pointers() */
 	/* A row without a pointer has ptr NULL: memcpy() may not take it,
 	 * even for no bytes (UBSan said so). */
 	if (w.ptr_len)
@@ -98,13 +98,13 @@ static bool room_to_hold(struct sock_walk *walk, size_t len)
 	return held && rows;
 }
 
-/* The record, and its pointer ended by a newline (want_pointer), kept
- * to be handed on after the walk. */
+/* The record, and after it its pointer's length, a byte, and the
+ * pointer (want_pointer), kept to be handed on after the walk. */
 static void hold(struct sock_walk *walk, const char *rec, size_t size,
 		 const char *ptr, size_t ptr_len)
 {
 	bool pointer = walk->it->config.want_pointer;
-	size_t len = size + (pointer ? ptr_len + 1 : 0);
+	size_t len = size + (pointer ? 1 + ptr_len : 0);
 	struct sock_rec head;
 	char *p;
 
@@ -117,8 +117,8 @@ static void hold(struct sock_walk *walk, const char *rec, size_t size,
 	p = walk->held + walk->held_len;
 	memcpy(p, rec, size);
 	if (pointer) {
-		memcpy(p + size, ptr, ptr_len);
-		p[size + ptr_len] = '\n';
+		p[size] = ptr_len;	/* at most SOCK_PTR_MAX */
+		memcpy(p + size + 1, ptr, ptr_len);
 	}
 	walk->held_len += len;
 }
@@ -155,7 +155,8 @@ static void take_pointers(struct sock_walk *walk, const char *p,
 	size_t width = (end - p) / SOCK_PTR_BATCH;
 	unsigned int i;
 
-	if (!width || width * SOCK_PTR_BATCH != (size_t)(end - p)) {
+	if (!width || width > SOCK_PTR_MAX ||
+	    width * SOCK_PTR_BATCH != (size_t)(end - p)) {
 		fail(walk, NO_POINTERS);
 		return;
 	}
@@ -336,15 +337,21 @@ static void take_chunks(struct sock_walk *walk, struct reader *rd)
 			continue;
 		}
 		walk->reads++;
-		memcpy(buf + have, data, len);
-		chunk_done(rd);
+		/* A read() ends between two runs of the program, unless the
+		 * kernel's buffer is bigger than READ_CHUNK (64 KiB pages):
+		 * a chunk is taken where it is, but after a cut record. */
+		if (have) {
+			memcpy(buf + have, data, len);
+			data = buf;
+		}
 		have += len;
-		used = sock_walk_take(walk, buf, have);
+		used = sock_walk_take(walk, data, have);
+		memmove(buf, data + used, have - used);
+		chunk_done(rd);
 		if (walk->failed) {
 			stop_reader(rd);
 			return;
 		}
-		memmove(buf, buf + used, have - used);
 		have -= used;
 	}
 	if (rd->err) {
@@ -393,51 +400,67 @@ static void read_walk(struct sock_walk *walk, int link)
 	close(rd.fd);
 }
 
-static void sift_down(__u64 *v, size_t i, size_t n)
-{
-	size_t c;
-	__u64 t;
+#define SORT_BITS	16	/* of the key, a pass: two passes */
+#define SORT_KEYS	(1 << SORT_BITS)
 
-	for (; (c = 2 * i + 1) < n; i = c) {
-		if (c + 1 < n && v[c] < v[c + 1])
-			c++;
-		if (v[i] >= v[c])
-			break;
-		t = v[i];
-		v[i] = v[c];
-		v[c] = t;
-	}
-}
-
-/* /proc lists UDP sockets by hash slot; kernels from 6.5 (commit
- * c96dac8d369f) walk another hash.  A heapsort: in place, where qsort would
- * take a copy as big. */
-static void sort_rows(__u64 *v, size_t n)
+/*
+ * /proc lists UDP sockets by hash slot; kernels from 6.5 (commit
+ * c96dac8d369f) walk another hash.  The rows by their top 32 bits (the
+ * family, then the slot), the walk's order kept within a slot: a radix
+ * sort, SORT_BITS a pass, through a copy of the rows, where the rows are
+ * again after the second pass.  Returns -1 when out of memory.
+ */
+static int sort_rows(__u64 *rows, size_t n)
 {
+	static __u32 start[SORT_KEYS];
+	__u64 *from = rows, *to = malloc(n * sizeof(*rows)), *swap;
+	unsigned int shift, key;
+	__u32 sum, count;
 	size_t i;
-	__u64 t;
 
-	for (i = n / 2; i-- > 0;)
-		sift_down(v, i, n);
-	for (i = n; i-- > 1;) {
-		t = v[0];
-		v[0] = v[i];
-		v[i] = t;
-		sift_down(v, 0, i);
+	if (!to)
+		return -1;
+	for (shift = 32; shift < 64; shift += SORT_BITS) {
+		memset(start, 0, sizeof(start));
+		for (i = 0; i < n; i++)
+			start[from[i] >> shift & (SORT_KEYS - 1)]++;
+		for (key = 0, sum = 0; key < SORT_KEYS; key++) {
+			count = start[key];
+			start[key] = sum;
+			sum += count;
+		}
+		for (i = 0; i < n; i++)
+			to[start[from[i] >> shift & (SORT_KEYS - 1)]++] =
+				from[i];
+		swap = from;
+		from = to;
+		to = swap;
 	}
+	free(to);
+	return 0;
 }
 
-/* Held row i, handed on. */
+/* How many rows ahead hand_on_held() fetches a record. */
+#define HELD_AHEAD	8
+
+/* Held row i, handed on.  Sorted rows take their records in no order of
+ * memory's: a later row's is fetched meanwhile, both its cache lines. */
 static void hand_on_held(struct sock_walk *walk, size_t i)
 {
-	const char *rec = walk->held + (__u32)walk->rows[i];
+	const char *rec = walk->held + (__u32)walk->rows[i], *ahead;
 	size_t size = written_size(walk, rec);
-	const char *ptr, *end;
 
-	ptr = end = rec + size;
+	if (i + HELD_AHEAD < walk->n) {
+		ahead = walk->held + (__u32)walk->rows[i + HELD_AHEAD];
+		__builtin_prefetch(ahead);
+		__builtin_prefetch(ahead + 64);
+	}
+
 	if (walk->it->config.want_pointer)
-		end = memchr(ptr, '\n', walk->held + walk->held_len - ptr);
-	hand_on(walk, rec, size, ptr, end - ptr);
+		hand_on(walk, rec, size, rec + size + 1,
+			(unsigned char)rec[size]);
+	else
+		hand_on(walk, rec, size, NULL, 0);
 }
 
 /* The rows held, in /proc's order: IPv4's, then IPv6's. */
@@ -446,8 +469,10 @@ static void hand_on_all_held(struct sock_walk *walk)
 	const struct sock_walk_ops *ops = walk->ops;
 	size_t i;
 
-	if (walk->it->proto->sort_by_sl)
-		sort_rows(walk->rows, walk->n);
+	if (walk->it->proto->sort_by_sl && sort_rows(walk->rows, walk->n)) {
+		fail(walk, "out of memory");
+		return;
+	}
 	for (i = 0; i < walk->n && walk->rows[i] >> 63 == SOCK_FAMILY_V4 &&
 		    !walk->failed; i++)
 		hand_on_held(walk, i);
