@@ -671,6 +671,54 @@ static void test_pointer_widths(void)
 	}
 }
 
+/* UDP's rows, held as the walk brings them, come out in /proc's order:
+ * IPv4's, then IPv6's, each by slot (above 65535 too: the sort's second
+ * pass), the walk's order kept within a slot. */
+static void test_sorted_rows(void)
+{
+	struct sockiter_proto udp_sorted = udp;
+	struct sockiter it = { .proto = &udp_sorted, .output = SOCK_OUT_JSON,
+			       .config.filter.families = 3 };
+	const struct sock_walk_ops ops = { .row = format_row, .ctx = &it };
+	static struct sock_walk walk;
+	static const struct { __u8 family; __u32 sl; } walked[] = {
+		{ SOCK_FAMILY_V6, 5 }, { SOCK_FAMILY_V4, 300 },
+		{ SOCK_FAMILY_V4, 70000 }, { SOCK_FAMILY_V4, 2 },
+		{ SOCK_FAMILY_V6, 1 }, { SOCK_FAMILY_V4, 300 },
+		{ SOCK_FAMILY_V4, 65536 },
+	};
+	/* the inodes (walk order + 1) as they must come out */
+	static const int want[] = { 4, 2, 6, 7, 3, 5, 1 };
+	struct sock_rec r = { .kind = SOCK_KIND_FULL };
+	struct kit_err e;
+	char buf[1024], *p = buf, pattern[32];
+	const char *out, *at;
+	bool in_order = true;
+	size_t i;
+
+	udp_sorted.sort_by_sl = true;
+	sock_walk_init(&walk, &it, &ops, &e);
+	for (i = 0; i < sizeof(walked) / sizeof(walked[0]); i++) {
+		r.family = walked[i].family;
+		r.sl = walked[i].sl;
+		r.inode = i + 1;
+		memcpy(p, &r, SOCK_REC_TCP_OWN);
+		p += SOCK_REC_TCP_OWN + SOCK_REC_ADDR_SIZE(r.family);
+	}
+	capture();
+	sock_walk_take(&walk, buf, p - buf);
+	in_order = !*captured();	/* nothing before the end */
+	capture();
+	sock_walk_end(&walk);
+	out = captured();
+	for (i = 0, at = out; i < sizeof(want) / sizeof(want[0]); i++) {
+		snprintf(pattern, sizeof(pattern), "\"inode\":%d,", want[i]);
+		at = at ? strstr(at, pattern) : NULL;
+	}
+	check("UDP rows: held, then IPv4's and IPv6's by slot, "
+	      "the walk's order within one", in_order && at && !walk.failed);
+}
+
 /* kill's messages name a socket by its -t row, spaces squeezed. */
 static void test_row_brief(void)
 {
@@ -694,6 +742,7 @@ int main(void)
 	test_info_records();
 	test_pointer_batches();
 	test_pointer_widths();
+	test_sorted_rows();
 	test_prefixes();
 	test_states();
 	test_jiffies();

@@ -496,6 +496,15 @@ void sock_walk_init(struct sock_walk *walk, const struct sockiter *it,
 	walk->stream_family = it->proto->sort_by_sl ? -1 : first;
 }
 
+long sock_walk_end(struct sock_walk *walk)
+{
+	if (!walk->failed)
+		hand_on_all_held(walk);
+	free(walk->held);
+	free(walk->rows);
+	return walk->failed ? -1 : (long)walk->reads;
+}
+
 long sock_walk(const struct sockiter *it, int link,
 	       const struct sock_walk_ops *ops, struct kit_err *e)
 {
@@ -503,9 +512,5 @@ long sock_walk(const struct sockiter *it, int link,
 
 	sock_walk_init(&walk, it, ops, e);
 	read_walk(&walk, link);
-	if (!walk.failed)
-		hand_on_all_held(&walk);
-	free(walk.held);
-	free(walk.rows);
-	return walk.failed ? -1 : (long)walk.reads;
+	return sock_walk_end(&walk);
 }

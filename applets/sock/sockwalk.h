@@ -73,9 +73,12 @@ struct sock_walk {
 long sock_walk(const struct sockiter *it, int link,
 	       const struct sock_walk_ops *ops, struct kit_err *e);
 
-/* A walk's start, without the iterator (sock_walk() does it). */
+/* A walk's start and end, without the iterator (sock_walk() does
+ * both): the end hands on the rows held, in /proc's order, and returns
+ * as sock_walk() does. */
 void sock_walk_init(struct sock_walk *walk, const struct sockiter *it,
 		    const struct sock_walk_ops *ops, struct kit_err *e);
+long sock_walk_end(struct sock_walk *walk);
 /*
  * Takes the records at the start of buf[0..len): each handed on or
  * held, or kept until its pointer comes.  Returns the bytes used (a
