@@ -575,6 +575,14 @@ static void test_info_records(void)
 #define NULL_PTRS5	"0000000000000000" "0000000000000000" \
 			"0000000000000000" "0000000000000000" "0000000000000000"
 
+/* Two batches of a 32-bit kernel's pointers, the second a digit short */
+static const char *const batches32[] = {
+	"c0ffee01" "00000000" "00000000" "00000000" "00000000" "00000000"
+	"00000000" "00000000" "00000000" "00000000" "00000000" "00000000\n",
+	"c0ffee01" "00000000" "00000000" "00000000" "00000000" "00000000"
+	"00000000" "00000000" "00000000" "00000000" "00000000" "0000000\n",
+};
+
 /* Pointers come in batches after their rows: each row gets its own,
  * and none is printed before its batch is whole. */
 static void test_pointer_batches(void)
@@ -627,35 +635,13 @@ static void test_pointer_batches(void)
 	check("pointers: nothing taken after the end's record",
 	      used == (size_t)(p - batch) && walk.ended && !walk.waiting &&
 	      !*captured());
-}
 
-/* A batch's pointers are split by its length: a 32-bit kernel prints
- * 8 digits each; a batch that is not 12 of one width fails the walk. */
-static void test_pointer_widths(void)
-{
-	struct sockiter it = { .proto = &tcp, .output = SOCK_OUT_JSON,
-			       .config.filter.families = 1 << SOCK_FAMILY_V4 };
-	const struct sock_walk_ops ops = { .row = format_row, .ctx = &it };
-	static struct sock_walk walk;
-	struct kit_err e;
-	struct sock_rec a = { .kind = SOCK_KIND_FULL, .inode = 7,
-			      .state = SOCK_ST_LISTEN };
-	static const char *const batches[] = {
-		"c0ffee01" "00000000" "00000000" "00000000" "00000000"
-		"00000000" "00000000" "00000000" "00000000" "00000000"
-		"00000000" "00000000\n",
-		"c0ffee01" "00000000" "00000000" "00000000" "00000000"
-		"00000000" "00000000" "00000000" "00000000" "00000000"
-		"00000000" "0000000\n",
-	};
-	char buf[512], *p;
-	const char *out;
-
-	it.config.want_pointer = true;
+	/* A batch is split by its length: a 32-bit kernel prints 8 digits
+	 * a pointer; a batch not 12 of one width fails the walk. */
 	for (int i = 0; i < 2; i++) {
 		sock_walk_init(&walk, &it, &ops, &e);
 		memcpy(buf, &a, SOCK_REC_ADDRS + 8);
-		p = put_pointers(buf + SOCK_REC_ADDRS + 8, batches[i]);
+		p = put_pointers(buf + SOCK_REC_ADDRS + 8, batches32[i]);
 		capture();
 		sock_walk_take(&walk, buf, p - buf);
 		out = captured();
@@ -691,12 +677,13 @@ static void test_sorted_rows(void)
 	static const int want[] = { 4, 2, 6, 7, 3, 5, 1 };
 	struct sock_rec r = { .kind = SOCK_KIND_FULL };
 	struct kit_err e;
-	char buf[1024], *p = buf, pattern[32];
+	char buf[1024], *p = buf, pattern[64];
 	const char *out, *at;
 	bool in_order = true;
 	size_t i;
 
 	udp_sorted.sort_by_sl = true;
+	it.config.want_pointer = true;
 	sock_walk_init(&walk, &it, &ops, &e);
 	for (i = 0; i < sizeof(walked) / sizeof(walked[0]); i++) {
 		r.family = walked[i].family;
@@ -705,6 +692,11 @@ static void test_sorted_rows(void)
 		memcpy(p, &r, SOCK_REC_TCP_OWN);
 		p += SOCK_REC_TCP_OWN + SOCK_REC_ADDR_SIZE(r.family);
 	}
+	/* each row's pointer: its inode in the last digit */
+	p = put_pointers(p, "0000000000000001" "0000000000000002"
+			 "0000000000000003" "0000000000000004"
+			 "0000000000000005" "0000000000000006"
+			 "0000000000000007" NULL_PTRS5 "\n");
 	capture();
 	sock_walk_take(&walk, buf, p - buf);
 	in_order = !*captured();	/* nothing before the end */
@@ -712,11 +704,13 @@ static void test_sorted_rows(void)
 	sock_walk_end(&walk);
 	out = captured();
 	for (i = 0, at = out; i < sizeof(want) / sizeof(want[0]); i++) {
-		snprintf(pattern, sizeof(pattern), "\"inode\":%d,", want[i]);
+		snprintf(pattern, sizeof(pattern), "\"inode\":%d,\"ref\":0,"
+			 "\"pointer\":\"000000000000000%d\"", want[i], want[i]);
 		at = at ? strstr(at, pattern) : NULL;
 	}
-	check("UDP rows: held, then IPv4's and IPv6's by slot, "
-	      "the walk's order within one", in_order && at && !walk.failed);
+	check("UDP rows: held with their pointers, then IPv4's and IPv6's "
+	      "by slot, the walk's order within one",
+	      in_order && at && !walk.failed);
 }
 
 /* kill's messages name a socket by its -t row, spaces squeezed. */
@@ -741,7 +735,6 @@ int main(void)
 	test_info();
 	test_info_records();
 	test_pointer_batches();
-	test_pointer_widths();
 	test_sorted_rows();
 	test_prefixes();
 	test_states();

@@ -76,9 +76,11 @@ static size_t written_size(const struct sock_walk *walk, const char *rec)
 	       (walk->it->config.want_kill ? sizeof(struct sock_kill) : 0);
 }
 
-/* Room to hold len more bytes and one more row. */
+/* Room to hold len more bytes and one more row, and where rows are
+ * sorted (UDP) as much again, sort_rows()'s copy. */
 static bool room_to_hold(struct sock_walk *walk, size_t len)
 {
+	size_t room = walk->it->proto->sort_by_sl ? 2 : 1;
 	char *held;
 	__u64 *rows;
 
@@ -89,7 +91,7 @@ static bool room_to_hold(struct sock_walk *walk, size_t len)
 	held = grow(walk->held, &walk->held_cap, walk->held_len + len, 1);
 	if (held)
 		walk->held = held;
-	rows = grow(walk->rows, &walk->rows_cap, walk->n + 1,
+	rows = grow(walk->rows, &walk->rows_cap, room * (walk->n + 1),
 		    sizeof(*walk->rows));
 	if (rows)
 		walk->rows = rows;
@@ -405,21 +407,19 @@ static void read_walk(struct sock_walk *walk, int link)
 
 /*
  * /proc lists UDP sockets by hash slot; kernels from 6.5 (commit
- * c96dac8d369f) walk another hash.  The rows by their top 32 bits (the
+ * c96dac8d369f) walk another hash.  The n rows by their top 32 bits (the
  * family, then the slot), the walk's order kept within a slot: a radix
- * sort, SORT_BITS a pass, through a copy of the rows, where the rows are
- * again after the second pass.  Returns -1 when out of memory.
+ * sort, SORT_BITS a pass, through copy (n more), from which the second
+ * pass brings them back.
  */
-static int sort_rows(__u64 *rows, size_t n)
+static void sort_rows(__u64 *rows, size_t n, __u64 *copy)
 {
 	static __u32 start[SORT_KEYS];
-	__u64 *from = rows, *to = malloc(n * sizeof(*rows)), *swap;
+	__u64 *from = rows, *to = copy, *swap;
 	unsigned int shift, key;
 	__u32 sum, count;
 	size_t i;
 
-	if (!to)
-		return -1;
 	for (shift = 32; shift < 64; shift += SORT_BITS) {
 		memset(start, 0, sizeof(start));
 		for (i = 0; i < n; i++)
@@ -436,8 +436,6 @@ static int sort_rows(__u64 *rows, size_t n)
 		from = to;
 		to = swap;
 	}
-	free(to);
-	return 0;
 }
 
 /* How many rows ahead hand_on_held() fetches a record. */
@@ -469,10 +467,8 @@ static void hand_on_all_held(struct sock_walk *walk)
 	const struct sock_walk_ops *ops = walk->ops;
 	size_t i;
 
-	if (walk->it->proto->sort_by_sl && sort_rows(walk->rows, walk->n)) {
-		fail(walk, "out of memory");
-		return;
-	}
+	if (walk->it->proto->sort_by_sl && walk->n)
+		sort_rows(walk->rows, walk->n, walk->rows + walk->n);
 	for (i = 0; i < walk->n && walk->rows[i] >> 63 == SOCK_FAMILY_V4 &&
 		    !walk->failed; i++)
 		hand_on_held(walk, i);
