@@ -41,10 +41,9 @@ static __u32 slot(const struct bpf_iter__udp *ctx, const struct sock *sk,
 	return (sk->__sk_common.skc_num + s->udp_hash_mix) & s->udp_mask;
 }
 
-/* sk_drops_read(): 6.18 counts UDP drops per NUMA node, apart (commit
- * 51132b99f01c, "udp: add drop_counters to udp socket"), in the udp_sock
- * itself: read there, not through sk_drop_counters, they are plain loads,
- * neither probe reads nor a pointer for the verifier to type. */
+/* sk_drops_read(): from 6.18 UDP's drops are the udp_sock's per NUMA node
+ * counters (kernel_types.h), read there, not through sk_drop_counters:
+ * plain loads, neither probe reads nor a pointer for the verifier. */
 static __u32 drops(const struct udp_sock *up)
 {
 	if (bpf_core_field_exists(up->drop_counters))

@@ -677,7 +677,7 @@ static void test_sorted_rows(void)
 	static const int want[] = { 4, 2, 6, 7, 3, 5, 1 };
 	struct sock_rec r = { .kind = SOCK_KIND_FULL };
 	struct kit_err e;
-	char buf[1024], *p = buf, pattern[64];
+	char buf[1024] = "", *p = buf, pattern[64];
 	const char *out, *at;
 	bool in_order = true;
 	size_t i;

@@ -339,9 +339,10 @@ static void take_chunks(struct sock_walk *walk, struct reader *rd)
 			continue;
 		}
 		walk->reads++;
-		/* A read() ends between two runs of the program, unless the
-		 * kernel's buffer is bigger than READ_CHUNK (64 KiB pages):
-		 * a chunk is taken where it is, but after a cut record. */
+		/* A read() of the kernel's whole buffer ends between two
+		 * runs of the program; kill's reads (KILL_READ) and a buffer
+		 * bigger than READ_CHUNK (64 KiB pages) can cut a record: a
+		 * chunk is taken where it is, but after a cut record. */
 		if (have) {
 			memcpy(buf + have, data, len);
 			data = buf;
@@ -404,6 +405,8 @@ static void read_walk(struct sock_walk *walk, int link)
 
 #define SORT_BITS	16	/* of the key, a pass: two passes */
 #define SORT_KEYS	(1 << SORT_BITS)
+_Static_assert(32 / SORT_BITS % 2 == 0 && 32 % SORT_BITS == 0,
+	       "sort_rows() ends in the rows after an even number of passes");
 
 /*
  * /proc lists UDP sockets by hash slot; kernels from 6.5 (commit
