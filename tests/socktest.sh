@@ -339,8 +339,11 @@ check_netns_stale() {
 	# A process of the host that exits during the walk is skipped too,
 	# and said: not this check's business.
 	# Suites that run beside this one (tests/run) leave stale entries of
-	# their own in /run/netns: only this one's lines are compared.
+	# their own in /run/netns: only this one's lines are compared, and
+	# only lines of messages (one of another suite's names has a newline,
+	# whose second half would be a line of its own).
 	timeout 5 "$KIT" $APPLET --all-netns -c -v 2>&1 >/dev/null |
+		grep "^$APPLET: " |
 		grep -v -e "^$APPLET: libbpf: " -e "^$APPLET: skipping /proc/[0-9]*/ns/net: No such file or directory\$" |
 		awk -v mine="$APPLET: skipping $STALE" \
 			'!index($0, "skipping /run/netns/") || index($0, mine) == 1' |
@@ -380,7 +383,7 @@ zoo_section() {
 
 	"$KIT" "$APPLET" "$@" >"$W/all" || return
 	if [[ " $* " == *" -j "* ]]; then
-		grep -F "\"netns\":\"$id $NSNAME\"," "$W/all" |
+		grep -aF "\"netns\":\"$id $NSNAME\"," "$W/all" |
 			sed 's/"netns":"[^"]*",//'
 		return 0
 	fi
