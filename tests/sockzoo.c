@@ -346,22 +346,15 @@ static void udp_send(int fd, const char *ip, int port, int count)
 }
 
 /* Datagrams the kernel dropped: a socket on port whose receive buffer,
- * at its smallest, holds one of the twenty sent to it (drops, 6.18's per
- * NUMA node counters or sk_drops before). */
+ * at its smallest, holds a few of the twenty it sends itself (drops,
+ * 6.18's per NUMA node counters or sk_drops before). */
 static void udp_overflowed(int port)
 {
 	int zero = 0, fd = udp_bound("127.0.0.1", port, -1);
-	char big[1000] = "";
-	struct sockaddr_storage ss;
-	socklen_t len = make_addr(&ss, "127.0.0.1", port);
-	int i;
 
 	if (setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &zero, sizeof(zero)))
 		die("SO_RCVBUF");
-	for (i = 0; i < 20; i++)
-		if (sendto(fd, big, sizeof(big), 0, (struct sockaddr *)&ss,
-			   len) != sizeof(big))
-			die("sendto port %d", port);
+	udp_send(fd, "127.0.0.1", port, 20);
 }
 
 /*
