@@ -575,6 +575,9 @@ static void test_info_records(void)
 #define NULL_PTRS5	"0000000000000000" "0000000000000000" \
 			"0000000000000000" "0000000000000000" "0000000000000000"
 
+/* A batch of pointers as wide as a row takes, or one digit more */
+static char wide[SOCK_PTR_BATCH * (SOCK_PTR_MAX + 1) + 2];
+
 /* Two batches of a 32-bit kernel's pointers, the second a digit short */
 static const char *const batches32[] = {
 	"c0ffee01" "00000000" "00000000" "00000000" "00000000" "00000000"
@@ -637,11 +640,17 @@ static void test_pointer_batches(void)
 	      !*captured());
 
 	/* A batch is split by its length: a 32-bit kernel prints 8 digits
-	 * a pointer; a batch not 12 of one width fails the walk. */
-	for (int i = 0; i < 2; i++) {
+	 * a pointer, and SOCK_PTR_MAX fit a row; a batch not 12 of one
+	 * width, or of pointers wider than that, fails the walk. */
+	for (int i = 0; i < 4; i++) {
+		size_t width = SOCK_PTR_MAX + i - 2;
+
+		memset(wide, '0', SOCK_PTR_BATCH * width);
+		strcpy(wide + SOCK_PTR_BATCH * width, "\n");
 		sock_walk_init(&walk, &it, &ops, &e);
 		memcpy(buf, &a, SOCK_REC_ADDRS + 8);
-		p = put_pointers(buf + SOCK_REC_ADDRS + 8, batches32[i]);
+		p = put_pointers(buf + SOCK_REC_ADDRS + 8,
+				 i < 2 ? batches32[i] : wide);
 		capture();
 		sock_walk_take(&walk, buf, p - buf);
 		out = captured();
@@ -649,9 +658,14 @@ static void test_pointer_batches(void)
 			check("pointers: a 32-bit kernel's, 8 digits each",
 			      !walk.failed && strstr(out, "\"inode\":7,"
 				"\"ref\":0,\"pointer\":\"c0ffee01\","));
+		else if (i == 2)
+			check("pointers: SOCK_PTR_MAX digits each, taken",
+			      !walk.failed && strstr(out, "\"inode\":7,"));
 		else
-			check("pointers: a batch not 12 of one width fails",
+			check(i == 1 ? "pointers: not 12 of one width: fails" :
+			      "pointers: wider than SOCK_PTR_MAX: fails",
 			      walk.failed && !*out &&
+			      sock_walk_end(&walk) == -1 &&
 			      !strcmp(e.msg, "the iterator's rows lack their "
 				      "pointers"));
 	}
@@ -668,9 +682,9 @@ static void test_sorted_rows(void)
 	const struct sock_walk_ops ops = { .row = format_row, .ctx = &it };
 	static struct sock_walk walk;
 	static const struct { __u8 family; __u32 sl; } walked[] = {
-		{ SOCK_FAMILY_V6, 5 }, { SOCK_FAMILY_V4, 300 },
+		{ SOCK_FAMILY_V6, 3 }, { SOCK_FAMILY_V4, 300 },
 		{ SOCK_FAMILY_V4, 70000 }, { SOCK_FAMILY_V4, 2 },
-		{ SOCK_FAMILY_V6, 1 }, { SOCK_FAMILY_V4, 300 },
+		{ SOCK_FAMILY_V6, 2 }, { SOCK_FAMILY_V4, 300 },
 		{ SOCK_FAMILY_V4, 65536 },
 	};
 	/* the inodes (walk order + 1) as they must come out */
@@ -680,6 +694,7 @@ static void test_sorted_rows(void)
 	char buf[1024] = "", *p = buf, pattern[64];
 	const char *out, *at;
 	bool in_order = true;
+	long reads;
 	size_t i;
 
 	udp_sorted.sort_by_sl = true;
@@ -701,7 +716,7 @@ static void test_sorted_rows(void)
 	sock_walk_take(&walk, buf, p - buf);
 	in_order = !*captured();	/* nothing before the end */
 	capture();
-	sock_walk_end(&walk);
+	reads = sock_walk_end(&walk);
 	out = captured();
 	for (i = 0, at = out; i < sizeof(want) / sizeof(want[0]); i++) {
 		snprintf(pattern, sizeof(pattern), "\"inode\":%d,\"ref\":0,"
@@ -709,8 +724,8 @@ static void test_sorted_rows(void)
 		at = at ? strstr(at, pattern) : NULL;
 	}
 	check("UDP rows: held with their pointers, then IPv4's and IPv6's "
-	      "by slot, the walk's order within one",
-	      in_order && at && !walk.failed);
+	      "by slot (its lowest bit too), the walk's order within one",
+	      in_order && at && !walk.failed && reads == 0);
 }
 
 /* kill's messages name a socket by its -t row, spaces squeezed. */
